@@ -1,0 +1,200 @@
+package dev.dprof.agent.bootstrap;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What probes call to record an event, and what the drainer calls to collect them. Backed by
+ * the native rings when {@link RingConfig#init} loaded the library, else by {@link JavaRing}.
+ *
+ * <h2>Implementation notes</h2>
+ * <ul>
+ * <li>{@link #NATIVE} is a {@code static final} read from {@link RingConfig} in the static
+ * initializer. Once {@code Rings} is initialized, C1 and C2 treat it as a constant and drop the
+ * untaken branch, so a probe compiles to the one JNI call (or the Java ring) and nothing else.
+ * It follows that {@link RingConfig#init} must run before the first use of this class.</li>
+ * <li>The record methods never throw into the host: the native call cannot throw by itself, and
+ * anything else (a {@code StackOverflowError} in a deep stack, say) is swallowed. The catch
+ * costs nothing on the path that does not throw.</li>
+ * <li>The steady-state path does not allocate or lock. A thread's first event takes the slow
+ * path once: the ring is created (native: malloc, a mutex), the ring is bound to the Java thread
+ * id, and the thread's name is put in a concurrent map (boxing, allocation).</li>
+ * <li>Consumer methods are {@code synchronized}: rings are single-consumer, and a ring handle is
+ * freed by the drain that finds its thread dead and drained, so two drainers must not overlap.</li>
+ * </ul>
+ */
+public final class Rings {
+    /** Bytes per slot in the buffers handed to {@link RingVisitor}. */
+    public static final int SLOT_BYTES = NativeRing.SLOT_BYTES;
+
+    /** Whether events go to the native rings (TSC ticks) rather than the Java ones (nanoTime). */
+    public static final boolean NATIVE = RingConfig.freezeNative();
+
+    private static final ConcurrentHashMap<Long, String> THREAD_NAMES = new ConcurrentHashMap<>();
+    private static long[] handles = new long[64];
+
+    private Rings() {
+    }
+
+    /** Records an event with no payload; never throws. */
+    public static void record(int header) {
+        try {
+            if (NATIVE) {
+                nativeRecord(header);
+            } else {
+                javaRecord(header, 0, 0);
+            }
+        } catch (Throwable ignored) {
+            // The host must not notice the profiler; a lost event is the lesser harm.
+        }
+    }
+
+    /** Records an event with payload {@code a}; never throws. */
+    public static void record(int header, long a) {
+        try {
+            if (NATIVE) {
+                nativeRecord(header, a);
+            } else {
+                javaRecord(header, a, 0);
+            }
+        } catch (Throwable ignored) {
+            // See record(int).
+        }
+    }
+
+    /** Records an event with payloads {@code a} and {@code b}; never throws. */
+    public static void record(int header, long a, long b) {
+        try {
+            if (NATIVE) {
+                nativeRecord(header, a, b);
+            } else {
+                javaRecord(header, a, b);
+            }
+        } catch (Throwable ignored) {
+            // See record(int).
+        }
+    }
+
+    // Per-backend entry points, package-private so tests can drive both backends in one JVM.
+
+    static int nativeRecord(int header) {
+        int r = NativeRing.record(header);
+        if (r > 0) {
+            firstEvent(true);
+        }
+        return r;
+    }
+
+    static int nativeRecord(int header, long a) {
+        int r = NativeRing.record1(header, a);
+        if (r > 0) {
+            firstEvent(true);
+        }
+        return r;
+    }
+
+    static int nativeRecord(int header, long a, long b) {
+        int r = NativeRing.record2(header, a, b);
+        if (r > 0) {
+            firstEvent(true);
+        }
+        return r;
+    }
+
+    static int javaRecord(int header, long a, long b) {
+        int r = JavaRing.record(header, a, b);
+        if (r > 0) {
+            firstEvent(false);
+        }
+        return r;
+    }
+
+    private static void firstEvent(boolean nativeRing) {
+        Thread t = Thread.currentThread();
+        long id = t.getId();
+        if (nativeRing) {
+            NativeRing.bindThread(id);
+        }
+        THREAD_NAMES.putIfAbsent(id, t.getName());
+    }
+
+    /** The name of a thread when it recorded its first event, or null if it never did. */
+    public static String threadName(long javaThreadId) {
+        return THREAD_NAMES.get(javaThreadId);
+    }
+
+    /** Events dropped so far by all threads (full rings, rings that could not be created). */
+    public static long totalLost() {
+        return NATIVE ? NativeRing.totalLost() : JavaRing.totalLost();
+    }
+
+    /**
+     * Hands every ring's pending events to {@code v}, in batches of at most
+     * {@code scratch.capacity() / SLOT_BYTES} slots, each thread's in order. A ring whose thread
+     * has ended gets a last call with {@code threadEnded} true (with {@code count} 0 if nothing
+     * was left) and is freed. A native ring not yet bound to its Java thread (its thread is
+     * between its first event and {@code bindThread}) is skipped until the next drain.
+     *
+     * @param scratch a direct buffer of at least {@link #SLOT_BYTES} bytes; its byte order is set
+     *                to little endian and its position and limit are overwritten
+     * @throws IllegalArgumentException if {@code scratch} is not direct or too small
+     */
+    public static void drain(RingVisitor v, ByteBuffer scratch) {
+        if (NATIVE) {
+            drainNative(v, scratch);
+        } else {
+            drainJava(v, scratch);
+        }
+    }
+
+    static synchronized void drainJava(RingVisitor v, ByteBuffer scratch) {
+        checkScratch(scratch);
+        JavaRing.drainAll(v, scratch);
+    }
+
+    static synchronized void drainNative(RingVisitor v, ByteBuffer scratch) {
+        checkScratch(scratch);
+        scratch.order(ByteOrder.LITTLE_ENDIAN);
+        int max = scratch.capacity() / SLOT_BYTES;
+        int count;
+        while ((count = NativeRing.listRings(handles)) == handles.length) {
+            handles = new long[handles.length * 2];
+        }
+        for (int i = 0; i < count; i++) {
+            long ring = handles[i];
+            // dead first: once it is seen set, pending and lost are final.
+            boolean dead = NativeRing.isDead(ring);
+            long tid = NativeRing.threadId(ring);
+            if (tid < 0 && !dead) {
+                continue;
+            }
+            int budget = NativeRing.pending(ring);
+            boolean visitedEnd = false;
+            while (budget > 0) {
+                int n = NativeRing.drain(ring, scratch, Math.min(budget, max));
+                if (n <= 0) {
+                    break;
+                }
+                budget -= n;
+                boolean end = dead && budget == 0;
+                scratch.clear().limit(n * SLOT_BYTES);
+                v.batch(tid, scratch, n, NativeRing.lost(ring), end);
+                visitedEnd = end;
+            }
+            if (dead) {
+                if (!visitedEnd) {
+                    scratch.clear().limit(0);
+                    v.batch(tid, scratch, 0, NativeRing.lost(ring), true);
+                }
+                NativeRing.release(ring);
+            }
+        }
+    }
+
+    private static void checkScratch(ByteBuffer scratch) {
+        if (!scratch.isDirect() || scratch.capacity() < SLOT_BYTES) {
+            throw new IllegalArgumentException("scratch must be a direct buffer of at least " + SLOT_BYTES + " bytes");
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.dprof.agent.bootstrap;
+
+import dev.dprof.format.EventCodes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The TSC reads and rdtscp mode of the native rings. */
+class NativeClockTest {
+    @BeforeAll
+    static void load() {
+        assertTrue(NativeLibrary.load(), NativeLibrary.message());
+    }
+
+    @Test
+    void readsAdvance() {
+        long a = NativeClock.rdtsc();
+        long b = NativeClock.rdtsc();
+        assertTrue(b >= a);
+        assumeTrue(NativeClock.hasRdtscp());
+        long c = NativeClock.rdtscpOrdered();
+        long d = NativeClock.rdtscpOrdered();
+        assertTrue(c >= b && d >= c);
+        int cpu = NativeClock.cpuId();
+        assertTrue(cpu >= 0 && cpu < 4096);
+    }
+
+    @Test
+    void messageNamesTheClock() {
+        assertTrue(NativeLibrary.message().startsWith("dprof: native clock loaded (rdtsc"), NativeLibrary.message());
+    }
+
+    /**
+     * rdtscp mode stores the cpu of the read. The thread cannot be pinned from Java, so each probe
+     * is bracketed by two cpuId() reads; where both agree, the thread did not move in between
+     * (moving away and back within a few dozen nanoseconds would take two migrations), and the
+     * stored cpu must be that one.
+     */
+    @Test
+    void rdtscpModeStoresTheCpu() throws Exception {
+        assumeTrue(NativeClock.hasRdtscp());
+        Backend.NATIVE.configure(RingConfig.CLOCK_RDTSCP, 4096);
+        int n = 2000;
+        Collector c = new Collector();
+        long tid;
+        int[][] around = new int[n][];
+        try (Worker w = new Worker("rdtscp")) {
+            tid = w.tid();
+            w.call(() -> {
+                for (int i = 0; i < n; i++) {
+                    int before = NativeClock.cpuId();
+                    Rings.nativeRecord(EventCodes.header(RingsTest.KIND, i), i, i);
+                    around[i] = new int[] {before, NativeClock.cpuId()};
+                }
+                return null;
+            });
+        }
+        RingsTest.drainUntil(Backend.NATIVE, c, () -> c.hasEnded(tid));
+        Backend.NATIVE.configure(RingConfig.CLOCK_RDTSC, 4096);
+
+        List<Slot> ev = c.of(tid);
+        assertEquals(n + 2, ev.size());
+        int agreed = 0;
+        List<String> wrong = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Slot s = ev.get(i + 1);
+            assertEquals(i, s.region());
+            if (around[i][0] == around[i][1]) {
+                agreed++;
+                if (s.cpu() != around[i][0]) {
+                    wrong.add("event " + i + ": cpu " + s.cpu() + ", thread was on " + around[i][0]);
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
+        assertTrue(agreed > 0);
+        for (Slot s : ev) {
+            assertTrue(s.cpu() >= 0 && s.cpu() < 4096);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.dprof.agent.bootstrap;
+
+import dev.dprof.format.EventCodes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The public face as an agent uses it: init first, then Rings. Runs in a JVM of its own. */
+class RingsNativeFacadeTest {
+    static String line;
+
+    @BeforeAll
+    static void init() {
+        line = RingConfig.init(true, RingConfig.CLOCK_RDTSC, 1024);
+    }
+
+    @Test
+    void initChoosesNative() {
+        assertTrue(Rings.NATIVE, line);
+        assertTrue(line.contains("probes use rdtsc"), line);
+        assertSame(line, RingConfig.init(false, RingConfig.CLOCK_RDTSCP, 8), "init is once per JVM");
+        assertEquals("rdtsc", RingConfig.clockSource());
+    }
+
+    @Test
+    void recordsThroughTheFacade() throws Exception {
+        Thread t = new Thread(() -> {
+            Rings.record(EventCodes.header(10, 1));
+            Rings.record(EventCodes.header(10, 2), 22);
+            Rings.record(EventCodes.header(10, 3), 33, 44);
+        }, "facade-thread");
+        t.start();
+        t.join();
+        Collector c = new Collector();
+        long tid = t.getId();
+        ByteBuffer scratch = ByteBuffer.allocateDirect(4096);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!c.hasEnded(tid) && System.nanoTime() < deadline) {
+            Rings.drain(c, scratch);
+            Thread.sleep(1);
+        }
+        List<Slot> ev = c.of(tid);
+        assertEquals(5, ev.size());
+        assertEquals(List.of(1, 10, 10, 10, 2), List.of(ev.get(0).kind(), ev.get(1).kind(), ev.get(2).kind(), ev.get(3).kind(), ev.get(4).kind()));
+        assertEquals(0, ev.get(1).a());
+        assertEquals(22, ev.get(2).a());
+        assertEquals(0, ev.get(2).b());
+        assertEquals(33, ev.get(3).a());
+        assertEquals(44, ev.get(3).b());
+        assertEquals("facade-thread", Rings.threadName(tid));
+        assertEquals(0, Rings.totalLost());
+    }
+}

@@ -1,0 +1,92 @@
+package dev.dprof.agent;
+
+import dev.dprof.agent.bootstrap.NativeClock;
+import dev.dprof.agent.bootstrap.Probes;
+import dev.dprof.agent.bootstrap.RingConfig;
+import dev.dprof.agent.bootstrap.Rings;
+import dev.dprof.agent.config.AgentConfig;
+import dev.dprof.agent.config.ClockChoice;
+import dev.dprof.agent.config.ConfigException;
+import dev.dprof.agent.config.ConfigLoader;
+import dev.dprof.agent.instrument.RegionTable;
+import dev.dprof.agent.instrument.Weaver;
+import dev.dprof.agent.sink.Drainer;
+import dev.dprof.agent.sink.QueueSink;
+import dev.dprof.clock.ClockSource;
+import dev.dprof.clock.DomainClock;
+import dev.dprof.clock.HostName;
+import dev.dprof.clock.SimulatedClock;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RecordType;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
+ * weaving — in that order, so that no woven code can run before its events have somewhere to go.
+ * Any failure before weaving leaves the application untouched, with one line saying why.
+ */
+final class AgentStarter {
+    static final String VERSION = "0.1.0";
+
+    private AgentStarter() {
+    }
+
+    static void start(String args, Instrumentation inst, boolean attached) {
+        AgentConfig config;
+        Optional<SimulatedClock> simulated;
+        AgentArgs parsed;
+        try {
+            parsed = AgentArgs.parse(args);
+            config = parsed.config().isPresent() ? ConfigLoader.load(parsed.config().get()) : AgentConfig.defaults();
+            simulated = DomainClock.simulatedFromEnvironment();
+        } catch (ConfigException | IllegalArgumentException e) {
+            warn(e.getMessage() + "; the application runs unprofiled");
+            return;
+        }
+        String configName = parsed.config().map(Path::toString).orElse("(no config)");
+        boolean rdtscp = config.clock() == ClockChoice.RDTSCP;
+        String clockLine = RingConfig.init(config.clock() != ClockChoice.NANOTIME,
+                rdtscp ? RingConfig.CLOCK_RDTSCP : RingConfig.CLOCK_RDTSC, config.ringEvents());
+        ClockSource source = !Rings.NATIVE ? ClockSource.NANOTIME : rdtscp ? ClockSource.RDTSCP : ClockSource.RDTSC;
+        DomainClock clock = new DomainClock(source, Rings.NATIVE ? NativeClock::rdtsc : System::nanoTime, simulated);
+        long startTick = clock.now();
+        long startMillis = System.currentTimeMillis();
+        long pid = ProcessHandle.current().pid();
+        String host = HostName.get();
+
+        RegionTable table;
+        Weaver weaver;
+        QueueSink sink;
+        Path dir = parsed.out().orElse(config.out()).resolve(host + "-" + pid + "-" + startMillis);
+        try {
+            table = new RegionTable(config.regions(), configName);
+            weaver = new Weaver(config, table, AgentStarter::warn);
+            JdkOpener.open(inst);
+            sink = QueueSink.open(dir);
+        } catch (ConfigException | IllegalArgumentException e) {
+            warn(e.getMessage() + "; the application runs unprofiled");
+            return;
+        } catch (IOException | RuntimeException e) {
+            warn("cannot write the event queue in " + dir + " (" + e + "); the application runs unprofiled");
+            return;
+        }
+        Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
+                startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
+                Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
+        new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(), header,
+                AgentStarter::warn).start();
+        Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
+        weaver.install(inst);
+        if (!Rings.NATIVE) {
+            warn(clockLine);
+        }
+        warn("recording " + table.size() + " regions to " + dir + (attached ? " (attached)" : ""));
+    }
+
+    static void warn(String line) {
+        System.err.println(line.startsWith("dprof:") ? line : "dprof: " + line);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.dprof.agent;
+
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Opens the JDK packages Chronicle needs to the agent's module, so the user adds no JVM flags.
+ * Without them Chronicle falls back to read-only and appends fail, on 17 and on 25 alike.
+ * {@link Instrumentation#redefineModule} is the agent's sanctioned way to do what
+ * {@code --add-exports}/{@code --add-opens} do on the command line.
+ */
+final class JdkOpener {
+    private static final String[] EXPORTS = {"sun.nio.ch", "jdk.internal.ref", "jdk.internal.misc"};
+    private static final String[] OPENS = {"java.lang", "java.lang.reflect", "java.nio", "sun.nio.ch", "java.io", "java.util"};
+
+    private JdkOpener() {
+    }
+
+    static void open(Instrumentation inst) {
+        Module us = JdkOpener.class.getModule();
+        Module base = Object.class.getModule();
+        Map<String, Set<Module>> exports = new java.util.HashMap<>();
+        for (String p : EXPORTS) {
+            exports.put(p, Set.of(us));
+        }
+        Map<String, Set<Module>> opens = new java.util.HashMap<>();
+        for (String p : OPENS) {
+            opens.put(p, Set.of(us));
+        }
+        inst.redefineModule(base, Set.of(), exports, opens, Set.of(), Map.of());
+        ModuleLayer.boot().findModule("jdk.unsupported").ifPresent(unsupported ->
+                inst.redefineModule(unsupported, Set.of(), Map.of("sun.misc", Set.of(us)),
+                        Map.of("sun.misc", Set.of(us)), Set.of(), Map.of()));
+    }
+}

@@ -1,0 +1,62 @@
+package dev.dprof.agent.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The whole agent configuration, as read from the YAML file by {@link ConfigLoader}. Immutable.
+ *
+ * @param version         the file format version (always 1)
+ * @param out             the output directory as written (relative paths are left relative); the agent argument
+ *                        {@code out=} overrides it, see {@link #withOut(Path)}
+ * @param clock           the clock events are stamped with
+ * @param drainIntervalMs how often, in ms (1..10), per-thread buffers are drained to disk
+ * @param ringEvents      per-thread buffer capacity in events, a power of two in 1024..16777216
+ * @param annotations     whether {@code @dev.dprof.api.Region} annotations and the {@code DProf.*} calls are honoured
+ * @param exclude         class patterns that are never woven (each compiles with {@link ClassPattern#forClass})
+ * @param calibration     the calibration base to join, if any
+ * @param regions         the configured regions, in file order
+ */
+public record AgentConfig(
+        int version,
+        Path out,
+        ClockChoice clock,
+        int drainIntervalMs,
+        int ringEvents,
+        boolean annotations,
+        List<String> exclude,
+        Optional<CalibrationSpec> calibration,
+        List<RegionSpec> regions) {
+
+    public static final int VERSION = 1;
+    public static final String DEFAULT_OUT = "dprof-runs";
+    public static final ClockChoice DEFAULT_CLOCK = ClockChoice.RDTSC;
+    public static final int DEFAULT_DRAIN_INTERVAL_MS = 5;
+    public static final int MIN_DRAIN_INTERVAL_MS = 1;
+    public static final int MAX_DRAIN_INTERVAL_MS = 10;
+    public static final int DEFAULT_RING_EVENTS = 65_536;
+    public static final int MIN_RING_EVENTS = 1_024;
+    public static final int MAX_RING_EVENTS = 16_777_216;
+
+    public AgentConfig {
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(clock, "clock");
+        exclude = List.copyOf(exclude);
+        Objects.requireNonNull(calibration, "calibration");
+        regions = List.copyOf(regions);
+    }
+
+    /** The configuration of an empty file: every option at its default, no regions. */
+    public static AgentConfig defaults() {
+        return new AgentConfig(VERSION, Path.of(DEFAULT_OUT), DEFAULT_CLOCK, DEFAULT_DRAIN_INTERVAL_MS,
+                DEFAULT_RING_EVENTS, true, List.of(), Optional.empty(), List.of());
+    }
+
+    /** This configuration with another output directory (for the agent argument {@code out=}). */
+    public AgentConfig withOut(Path newOut) {
+        return new AgentConfig(version, newOut, clock, drainIntervalMs, ringEvents, annotations, exclude,
+                calibration, regions);
+    }
+}

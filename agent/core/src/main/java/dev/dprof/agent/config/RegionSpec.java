@@ -1,0 +1,64 @@
+package dev.dprof.agent.config;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * One entry of {@code regions:}: which methods to weave and what the region means.
+ *
+ * <p>The loader guarantees the cross-field rules of the file format, so code downstream may rely on them:
+ * <ul>
+ *   <li>{@code classPattern} and {@code methodPattern} compile with {@link ClassPattern#forClass} and
+ *       {@link ClassPattern#forMethod}; {@code descriptor}, when present, is a valid JVM method descriptor.</li>
+ *   <li>{@code channel} is present exactly for {@link RegionKind#SEND} and {@link RegionKind#RECEIVE}; when the file
+ *       names none it is {@code Const(name)}, the constant channel named after the region.</li>
+ *   <li>{@code key} is present exactly for send, receive and barrier.</li>
+ *   <li>{@code participants} is present exactly for barrier; it is never {@link ValueSource.Return}, and when it is a
+ *       {@link ValueSource.Const} its text is a positive decimal {@code int}.</li>
+ *   <li>{@code instance}, when present, is an {@link ValueSource.Arg} or a {@link ValueSource.Property}.</li>
+ *   <li>{@link ValueSource.Return} appears only as the {@code key} of a receive region.</li>
+ *   <li>{@code id}, when present, is in 1..{@value #MAX_ID}.</li>
+ * </ul>
+ *
+ * @param name          the region's unique, non-empty name
+ * @param classPattern  the class glob ({@code class:})
+ * @param methodPattern the method-name glob ({@code method:}); {@code <init>} selects constructors
+ * @param descriptor    the JVM method descriptor, if the file restricts the overloads
+ * @param kind          what the region stands for
+ * @param id            the explicit region id, if given
+ * @param channel       send/receive: where the channel comes from
+ * @param key           send/receive: the message key; barrier: the barrier instance key
+ * @param participants  barrier: how many parties the barrier has
+ * @param instance      the dynamic region id (per call from an argument, or once from a system property)
+ * @param line          the 1-based line of the YAML file where this entry starts
+ */
+public record RegionSpec(
+        String name,
+        String classPattern,
+        String methodPattern,
+        Optional<String> descriptor,
+        RegionKind kind,
+        OptionalInt id,
+        Optional<ValueSource> channel,
+        Optional<ValueSource> key,
+        Optional<ValueSource> participants,
+        Optional<ValueSource> instance,
+        int line) {
+
+    /** The largest explicit region id (24 bits). */
+    public static final int MAX_ID = 16_777_215;
+
+    public RegionSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(classPattern, "classPattern");
+        Objects.requireNonNull(methodPattern, "methodPattern");
+        Objects.requireNonNull(descriptor, "descriptor");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(participants, "participants");
+        Objects.requireNonNull(instance, "instance");
+    }
+}

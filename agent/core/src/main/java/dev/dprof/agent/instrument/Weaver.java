@@ -1,0 +1,314 @@
+package dev.dprof.agent.instrument;
+
+import dev.dprof.agent.bootstrap.Probes;
+import dev.dprof.agent.config.AgentConfig;
+import dev.dprof.agent.config.ClassPattern;
+import dev.dprof.agent.config.ConfigException;
+import dev.dprof.agent.config.RegionKind;
+import dev.dprof.agent.config.RegionSpec;
+import dev.dprof.agent.config.ValueSource;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.annotation.AnnotationDescription;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.implementation.bytecode.StackManipulation;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.matcher.ElementMatchers;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Weaves the selected regions into classes as they load, and into classes loaded before the
+ * agent (retransformation): YAML regions by class/method pattern, methods annotated
+ * {@code @dev.dprof.api.Region}, and the no-op calls of {@code dev.dprof.api.DProf}.
+ *
+ * <p>Never woven: the agent's own classes (they would record themselves), and what the YAML
+ * excludes. A method that cannot take its region (a key that names no such argument, say) is
+ * left alone with one line on stderr; the rest of its class is woven.
+ */
+public final class Weaver {
+    static final String REGION_ANNOTATION = "dev.dprof.api.Region";
+    static final String API_CLASS = "dev.dprof.api.DProf";
+    private static final String[] OWN_PACKAGES = {
+        "dev.dprof.agent.", "dev.dprof.shaded.", "dev.dprof.format.", "dev.dprof.clock.",
+        "dev.dprof.calibrator.", "dev.dprof.consolidator.", "dev.dprof.cli."};
+    private static final int MAX_REPORTED_FAILURES = 20;
+    /** {@code -Ddprof.debug=true}: stack traces for weaving failures. */
+    static final String DEBUG_PROPERTY = "dprof.debug";
+
+    private final AgentConfig config;
+    private final RegionTable table;
+    private final List<Selector> selectors = new ArrayList<>();
+    private final List<ClassPattern> excludes = new ArrayList<>();
+    private final MethodDescription keyOf;
+    private final StackManipulation adviceFailed;
+    private final Consumer<String> warn;
+    private final AtomicInteger failures = new AtomicInteger();
+
+    /** A YAML region with its compiled patterns. */
+    private record Selector(RegionSpec spec, ClassPattern type, ClassPattern method, int regionId) {
+    }
+
+    public Weaver(AgentConfig config, RegionTable table, Consumer<String> warn) throws ConfigException {
+        this.config = config;
+        this.table = table;
+        this.warn = warn;
+        for (RegionSpec spec : config.regions()) {
+            selectors.add(new Selector(spec, ClassPattern.forClass(spec.classPattern()),
+                    ClassPattern.forMethod(spec.methodPattern()), table.idOf(spec)));
+        }
+        for (String exclude : config.exclude()) {
+            excludes.add(ClassPattern.forClass(exclude));
+        }
+        try {
+            keyOf = new MethodDescription.ForLoadedMethod(Probes.class.getMethod("keyOf", Object.class));
+            adviceFailed = MethodInvocation.invoke(new MethodDescription.ForLoadedMethod(
+                    Probes.class.getMethod("adviceFailed", Throwable.class)));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Installs the transformer and retransforms what is already loaded. */
+    public ResettableClassFileTransformer install(Instrumentation inst) {
+        return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.RedefinitionStrategy.Listener.ErrorEscalating.FAIL_LAST)
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                .with(new FailureListener())
+                .ignore(ElementMatchers.none())
+                .type(this::isCandidate)
+                .transform(this::transform)
+                .installOn(inst);
+    }
+
+    private boolean isCandidate(TypeDescription type) {
+        String name = type.getName();
+        if (type.isAnnotation()) {
+            return false;
+        }
+        if (name.equals(API_CLASS)) {
+            return config.annotations();
+        }
+        for (String own : OWN_PACKAGES) {
+            if (name.startsWith(own)) {
+                return false;
+            }
+        }
+        if (name.startsWith("net.bytebuddy.") || name.startsWith("java.lang.invoke.")) {
+            return false;
+        }
+        for (ClassPattern exclude : excludes) {
+            if (exclude.matches(name)) {
+                return false;
+            }
+        }
+        for (Selector s : selectors) {
+            if (s.type.matches(name)) {
+                return true;
+            }
+        }
+        return config.annotations() && !type.getDeclaredMethods()
+                .filter(ElementMatchers.isAnnotatedWith(ElementMatchers.named(REGION_ANNOTATION))).isEmpty();
+    }
+
+    private DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type,
+                                             ClassLoader loader, JavaModule module, ProtectionDomain domain) {
+        if (type.getName().equals(API_CLASS)) {
+            return weaveApi(builder, type);
+        }
+        for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
+            if (method.isAbstract() || method.isNative() || method.isTypeInitializer()) {
+                continue;
+            }
+            Optional<Selector> selected = select(type, method);
+            if (selected.isPresent()) {
+                builder = weave(builder, type, method, selected.get().spec, selected.get().regionId);
+            } else if (config.annotations()) {
+                AnnotationDescription region = method.getDeclaredAnnotations().stream()
+                        .filter(a -> a.getAnnotationType().getName().equals(REGION_ANNOTATION))
+                        .findFirst().orElse(null);
+                if (region != null) {
+                    builder = weaveAnnotated(builder, type, method, region);
+                }
+            }
+        }
+        return builder;
+    }
+
+    private Optional<Selector> select(TypeDescription type, MethodDescription method) {
+        String name = method.isConstructor() ? "<init>" : method.getInternalName();
+        for (Selector s : selectors) {
+            if (s.type.matches(type.getName()) && s.method.matches(name)
+                    && s.spec.descriptor().map(d -> d.equals(method.getDescriptor())).orElse(true)) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private DynamicType.Builder<?> weaveAnnotated(DynamicType.Builder<?> builder, TypeDescription type,
+                                                  MethodDescription method, AnnotationDescription annotation) {
+        String given = annotation.getValue("value").resolve(String.class);
+        String methodName = method.isConstructor() ? "<init>" : method.getName();
+        String name = given.isEmpty() ? type.getSimpleName() + "#" + methodName : given;
+        int id = table.register(name, "plain", "annotation", type.getName() + "#" + methodName + method.getDescriptor());
+        if (method.isConstructor()) {
+            return builder.visit(new ConstructorRegion(method, id, false));
+        }
+        return builder.visit(advise(mapping(id), Advices.Plain.class).on(ElementMatchers.is(method)));
+    }
+
+    private DynamicType.Builder<?> weave(DynamicType.Builder<?> builder, TypeDescription type,
+                                         MethodDescription method, RegionSpec spec, int id) {
+        String where = type.getName() + "#" + method.getInternalName() + method.getDescriptor();
+        if (method.isConstructor()) {
+            if (spec.kind() != RegionKind.PLAIN && spec.kind() != RegionKind.PROGRESS || spec.instance().isPresent()) {
+                warn.accept("region '" + spec.name() + "' (line " + spec.line() + "): " + where
+                        + " not woven: a constructor can only be a plain or progress region without instance");
+                return builder;
+            }
+            return builder.visit(new ConstructorRegion(method, id, spec.kind() == RegionKind.PROGRESS));
+        }
+        Binding binding = new Binding(mapping(id), method);
+        Class<?> advice;
+        switch (spec.kind()) {
+            case PLAIN -> {
+                if (spec.instance().isPresent() && spec.instance().get() instanceof ValueSource.Arg) {
+                    binding.bind(Advices.Instance.class, spec.instance().get());
+                    advice = Advices.PlainInstance.class;
+                } else {
+                    advice = Advices.Plain.class;
+                }
+            }
+            case SEND -> {
+                binding.bind(Advices.Channel.class, spec.channel().orElseThrow());
+                binding.bind(Advices.Key.class, spec.key().orElseThrow());
+                advice = Advices.Send.class;
+            }
+            case RECEIVE -> {
+                binding.bind(Advices.Channel.class, spec.channel().orElseThrow());
+                if (spec.key().orElseThrow() instanceof ValueSource.Return) {
+                    if (method.getReturnType().represents(void.class)) {
+                        binding.fail("key {return: true} on a method returning void");
+                    }
+                    advice = Advices.ReceiveReturn.class;
+                } else {
+                    binding.bind(Advices.Key.class, spec.key().get());
+                    advice = Advices.Receive.class;
+                }
+            }
+            case BARRIER -> {
+                binding.bind(Advices.Key.class, spec.key().orElseThrow());
+                binding.bind(Advices.Participants.class, spec.participants().orElseThrow());
+                advice = Advices.Barrier.class;
+            }
+            case PROGRESS -> advice = Advices.Progress.class;
+            default -> throw new IllegalStateException(spec.kind().toString());
+        }
+        if (binding.problem != null) {
+            warn.accept("region '" + spec.name() + "' (line " + spec.line() + "): " + where + " not woven: "
+                    + binding.problem);
+            return builder;
+        }
+        return builder.visit(advise(binding.mapping, advice).on(ElementMatchers.is(method)));
+    }
+
+    private DynamicType.Builder<?> weaveApi(DynamicType.Builder<?> builder, TypeDescription type) {
+        int send = table.register("DProf.send", "send", "api", API_CLASS + "#send");
+        int receive = table.register("DProf.receive", "receive", "api", API_CLASS + "#receive");
+        int barrier = table.register("DProf.barrier", "barrier", "api", API_CLASS + "#barrierEnter");
+        return builder
+                .visit(advise(mapping(send), ApiAdvices.Send.class).on(ElementMatchers.named("send")))
+                .visit(advise(mapping(receive), ApiAdvices.Receive.class).on(ElementMatchers.named("receive")))
+                .visit(advise(mapping(barrier), ApiAdvices.BarrierEnter.class).on(ElementMatchers.named("barrierEnter")))
+                .visit(advise(mapping(barrier), ApiAdvices.BarrierExit.class).on(ElementMatchers.named("barrierExit")))
+                .visit(advise(mapping(0), ApiAdvices.Progress.class).on(ElementMatchers.named("progress")));
+    }
+
+    /** The advice, with a failing probe counted as a lost event rather than silently dropped. */
+    private Advice advise(Advice.WithCustomMapping mapping, Class<?> advice) {
+        return mapping.to(advice).withExceptionHandler(adviceFailed);
+    }
+
+    private Advice.WithCustomMapping mapping(int regionId) {
+        return Advice.withCustomMapping().bind(Advices.RegionId.class, regionId);
+    }
+
+    /** The advice parameters of one woven method, bound one by one; the first problem stops it. */
+    private final class Binding {
+        private Advice.WithCustomMapping mapping;
+        private final MethodDescription method;
+        private String problem;
+
+        Binding(Advice.WithCustomMapping mapping, MethodDescription method) {
+            this.mapping = mapping;
+            this.method = method;
+        }
+
+        void fail(String why) {
+            if (problem == null) {
+                problem = why;
+            }
+        }
+
+        /** Binds {@code annotation} to a constant or to a read in the method. */
+        void bind(Class<? extends java.lang.annotation.Annotation> annotation, ValueSource source) {
+            if (source instanceof ValueSource.Const c) {
+                mapping = mapping.bind(annotation, constantKey(c.text()));
+            } else if (source instanceof ValueSource.Property p) {
+                String value = System.getProperty(p.name());
+                if (value == null) {
+                    fail("system property " + p.name() + " is not set");
+                } else {
+                    mapping = mapping.bind(annotation, constantKey(value));
+                }
+            } else {
+                String why = ValueMapping.check(source, method);
+                if (why == null) {
+                    mapping = mapping.bind(annotation, new ValueMapping(source, keyOf));
+                } else {
+                    fail(why);
+                }
+            }
+        }
+    }
+
+    /** The key of a constant: its value when it is an integer, else {@link Probes#keyOf}. */
+    static long constantKey(String text) {
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            return Probes.keyOf(text);
+        }
+    }
+
+
+    /** Reports weaving failures as one line each, without stack traces, up to a limit. */
+    private final class FailureListener extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {
+            int n = failures.incrementAndGet();
+            if (n <= MAX_REPORTED_FAILURES) {
+                warn.accept("could not weave " + typeName + " (" + throwable + "); it runs unprofiled");
+                if (Boolean.getBoolean(DEBUG_PROPERTY)) {
+                    throwable.printStackTrace();
+                }
+            }
+        }
+    }
+
+}

@@ -1,0 +1,113 @@
+package dev.dprof.agent.sink;
+
+import dev.dprof.format.ByteSink;
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * One process's Chronicle queue: every record is one document whose first byte is its
+ * {@link dev.dprof.format.RecordType}. Used by the drainer thread only.
+ *
+ * <p>The queue is memory-mapped, so a full disk would surface as SIGBUS on the first touch of an
+ * unbacked page and take the host down. The sink therefore checks the free space of its file
+ * store before every append and refuses (the caller counts the loss) once it falls below
+ * {@link #RESERVE_BYTES} plus what is about to be written; Chronicle's index pages fit in that
+ * reserve.
+ */
+public final class QueueSink implements AutoCloseable {
+    static final long RESERVE_BYTES = 8L << 20;
+    private static final long DEFAULT_BLOCK_SIZE = 16L << 20;
+
+    private final Path dir;
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final FileStore store;
+    private String refusal;
+
+    private QueueSink(Path dir, SingleChronicleQueue queue, FileStore store) {
+        this.dir = dir;
+        this.queue = queue;
+        this.appender = queue.createAppender();
+        this.store = store;
+    }
+
+    /** Opens (creating) the queue in {@code dir}. */
+    public static QueueSink open(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        FileStore store = Files.getFileStore(dir);
+        if (store.getUsableSpace() < 2 * RESERVE_BYTES) {
+            throw new IOException("no space left on " + store + " for " + dir);
+        }
+        SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir)
+                .rollCycle(LargeRollCycles.LARGE_DAILY)
+                .blockSize(DEFAULT_BLOCK_SIZE)
+                .build();
+        return new QueueSink(dir, queue, store);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * Appends the sink's bytes as one document.
+     *
+     * @return false when the record was refused because the disk is (nearly) full
+     */
+    public boolean append(ByteSink record) {
+        if (refusal != null) {
+            return false;
+        }
+        try {
+            if (store.getUsableSpace() < RESERVE_BYTES + 2L * record.size()) {
+                refusal = "disk full: less than " + (RESERVE_BYTES >> 20) + " MiB free on " + store + " for " + dir;
+                return false;
+            }
+        } catch (IOException e) {
+            refusal = "cannot check free space for " + dir + ": " + e.getMessage();
+            return false;
+        }
+        write(record);
+        return true;
+    }
+
+    /**
+     * Appends a small closing record even after {@link #append} began refusing: the reserve is
+     * there for exactly this, and a run that says how much it lost is worth its few bytes.
+     */
+    public boolean forceAppend(ByteSink record) {
+        try {
+            if (store.getUsableSpace() < RESERVE_BYTES / 8 + record.size()) {
+                return false;
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        write(record);
+        return true;
+    }
+
+    private void write(ByteSink record) {
+        try (DocumentContext dc = appender.writingDocument()) {
+            dc.wire().bytes().write(record.array(), 0, record.size());
+        }
+    }
+
+    /** Why appends are refused, or {@code null} while they are accepted. */
+    public String refusal() {
+        return refusal;
+    }
+
+    @Override
+    public void close() {
+        appender.close();
+        queue.close();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.dprof.cli;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import net.bytebuddy.agent.ByteBuddyAgent;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dprof attach PID --config dprof.yaml}: starts profiling a running JVM. */
+@Command(name = "attach", mixinStandardHelpOptions = true,
+        description = "Attach the agent to a running JVM; classes already loaded are retransformed.")
+public final class AttachCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "PID", description = "the process id of the JVM")
+    long pid;
+
+    @Option(names = "--config", paramLabel = "FILE", required = true, description = "the YAML region selection")
+    Path config;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "where the run's queue goes (default: the config's out)")
+    Path out;
+
+    @Override
+    public Integer call() throws CliException {
+        if (!Files.isRegularFile(config)) {
+            throw new CliException(config + ": no such file");
+        }
+        String args = "config=" + config.toAbsolutePath() + (out == null ? "" : ",out=" + out.toAbsolutePath());
+        try {
+            ByteBuddyAgent.attach(agentJar(), Long.toString(pid), args);
+        } catch (IllegalStateException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new CliException("cannot attach to process " + pid + ": " + cause.getMessage());
+        }
+        System.out.println("dprof: attached to " + pid + " with " + config);
+        return 0;
+    }
+
+    static File agentJar() throws CliException {
+        try {
+            File jar = new File(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (!jar.isFile()) {
+                throw new CliException("attach needs the packaged dprof.jar (running from " + jar + ")");
+            }
+            return jar;
+        } catch (URISyntaxException e) {
+            throw new CliException("cannot locate dprof.jar: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.dprof.cli;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Starting the JVMs the tools drive: the examples with the agent, each its own process. */
+final class Launch {
+    private Launch() {
+    }
+
+    /** The repository root, passed by the {@code ./dprof} launcher. */
+    static Path home() throws CliException {
+        String home = System.getProperty("dprof.home");
+        if (home == null) {
+            throw new CliException("dprof.home is not set: run through the ./dprof launcher");
+        }
+        return Path.of(home);
+    }
+
+    static Path examplesJar(Path home) throws CliException {
+        Path jar = home.resolve("examples/target/dprof-examples.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new CliException(jar + " is missing: build with 'mvn -B -DskipTests package'");
+        }
+        return jar;
+    }
+
+    /** {@code java -javaagent:dprof.jar=config=…,out=…} with this JVM's java. */
+    static List<String> javaWithAgent(Path config, Path out) throws CliException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-javaagent:" + AttachCommand.agentJar() + "=config=" + config.toAbsolutePath()
+                + ",out=" + out.toAbsolutePath());
+        return command;
+    }
+
+    static void runToCompletion(List<String> command, String what) throws CliException, InterruptedException {
+        try {
+            Process process = new ProcessBuilder(command).inheritIO()
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            int exit = process.waitFor();
+            if (exit != 0) {
+                throw new CliException(what + " exited with " + exit);
+            }
+        } catch (java.io.IOException e) {
+            throw new CliException("cannot start " + what + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.dprof.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code dprof} command line: {@code ./dprof} at the repository root, or
+ * {@code java -jar dprof.jar}. Every subcommand has {@code --help}; an error is one line on
+ * stderr and a non-zero exit.
+ */
+@Command(name = "dprof", mixinStandardHelpOptions = true, version = "dprof 0.1.0",
+        description = "Distributed JVM profiler whose results are bounds proven by clock calibration.",
+        subcommands = {DemoCommand.class, StatsCommand.class, AttachCommand.class})
+public final class Main {
+    public static void main(String[] args) {
+        System.setProperty("chronicle.analytics.disable", "true");
+        // Chronicle logs through slf4j; its INFO banner is noise, its warnings are not.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
+        System.exit(run(args));
+    }
+
+    /** Runs a command line and returns the exit code. */
+    public static int run(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("dprof: " + (e instanceof CliException ? e.getMessage() : e.toString()));
+            return 1;
+        });
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.dprof.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.consolidator.read.ReadException;
+import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.consolidator.stats.RegionStats;
+import dev.dprof.consolidator.stats.RunStatistics;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dprof stats RUN_DIR…}: per-region figures read straight from the process queues. */
+@Command(name = "stats", mixinStandardHelpOptions = true,
+        description = "Per-region count, total, mean, min and max time, and lost events, from raw run directories "
+                + "(no calibration needed: durations stay inside one thread's clock).")
+public final class StatsCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "process queue directories, or folders holding them")
+    List<Path> runs;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON")
+    Path json;
+
+    @Override
+    public Integer call() throws CliException, IOException {
+        RunStatistics stats;
+        try {
+            stats = RunStatistics.of(RunDirs.expand(runs));
+        } catch (ReadException e) {
+            throw new CliException(e.getMessage());
+        }
+        print(stats, System.out);
+        stats.problems().forEach(p -> System.err.println("dprof: " + p));
+        if (json != null) {
+            Json.write(json, toJson(stats));
+        }
+        return 0;
+    }
+
+    static void print(RunStatistics stats, PrintStream out) {
+        out.printf(Locale.ROOT, "%d processes, %d events, %d lost%n", stats.processes(), stats.events(), stats.lostEvents());
+        out.printf(Locale.ROOT, "%-40s %10s %14s %12s %12s %12s%n", "region", "count", "total ms", "mean µs", "min µs", "max µs");
+        for (RegionStats r : stats.regions()) {
+            out.printf(Locale.ROOT, "%-40s %10d %14.3f %12.3f %12.3f %12.3f%n", r.name(), r.count(),
+                    r.totalNs() / 1e6, r.meanNs() / 1e3, r.minNs() / 1e3, r.maxNs() / 1e3);
+        }
+        out.println("(times in ns at each process's nominal tick rate)");
+    }
+
+    static ObjectNode toJson(RunStatistics stats) {
+        ObjectMapper mapper = Json.MAPPER;
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode regions = root.putArray("regions");
+        for (RegionStats r : stats.regions()) {
+            regions.addObject().put("name", r.name()).put("count", r.count()).put("totalNs", r.totalNs())
+                    .put("meanNs", r.meanNs()).put("minNs", r.minNs()).put("maxNs", r.maxNs());
+        }
+        root.put("lostEvents", stats.lostEvents());
+        root.put("events", stats.events());
+        root.put("processes", stats.processes());
+        root.put("openRegions", stats.openRegions());
+        root.put("unit", "ns at the nominal tick rate");
+        return root;
+    }
+}

@@ -1,0 +1,146 @@
+package dev.dprof.consolidator.read;
+
+import dev.dprof.format.ByteSource;
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RecordType;
+import dev.dprof.format.RegionInfo;
+import dev.dprof.format.ThreadInfo;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * One process's queue, opened read-only: reading never modifies it, so it is safe on the queue
+ * of a process that is still running or was killed. A document left half-written by
+ * {@code kill -9} is not complete and therefore not visible; reading ends before it and never
+ * waits for it. A corrupt document is reported and skipped, and the rest is still read.
+ */
+public final class ProcessQueue implements AutoCloseable {
+    private final Path dir;
+    private final SingleChronicleQueue queue;
+    private final ProcessHeader header;
+    private final List<String> problems = new ArrayList<>();
+    private byte[] buffer = new byte[1 << 16];
+
+    private ProcessQueue(Path dir, SingleChronicleQueue queue, ProcessHeader header) {
+        this.dir = dir;
+        this.queue = queue;
+        this.header = header;
+    }
+
+    /** Whether {@code dir} looks like a process's queue directory. */
+    public static boolean isQueue(Path dir) {
+        return Files.isRegularFile(dir.resolve("metadata.cq4t"));
+    }
+
+    public static ProcessQueue open(Path dir) throws ReadException {
+        if (!Files.isDirectory(dir)) {
+            throw new ReadException(dir + ": no such directory");
+        }
+        if (!isQueue(dir)) {
+            throw new ReadException(dir + ": not a dprof process queue (no metadata.cq4t)");
+        }
+        SingleChronicleQueue queue;
+        try {
+            queue = SingleChronicleQueueBuilder.binary(dir).readOnly(true)
+                    .rollCycle(LargeRollCycles.LARGE_DAILY).build();
+        } catch (RuntimeException e) {
+            throw new ReadException(dir + ": cannot open the queue (" + e.getMessage() + ")");
+        }
+        try (ExcerptTailer tailer = queue.createTailer();
+             DocumentContext dc = tailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                queue.close();
+                throw new ReadException(dir + ": empty queue, the process header is missing");
+            }
+            ByteSource in = new ByteSource(ByteBuffer.wrap(copy(dc.wire().bytes())));
+            if (in.readByte("record type") != RecordType.HEADER) {
+                queue.close();
+                throw new ReadException(dir + ": the first record is not a process header");
+            }
+            return new ProcessQueue(dir, queue, ProcessHeader.decode(in));
+        } catch (FormatException e) {
+            queue.close();
+            throw new ReadException(dir + ": process header: " + e.getMessage());
+        }
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public ProcessHeader header() {
+        return header;
+    }
+
+    /** Problems met while reading (corrupt documents that were skipped), one line each. */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** Reads every record after the header, in written order. */
+    public void read(RecordVisitor visitor) {
+        EventBatchReader batch = new EventBatchReader();
+        ByteSource in = new ByteSource(ByteBuffer.allocate(0));
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            long index = 0;
+            while (true) {
+                int length;
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return;
+                    }
+                    Bytes<?> bytes = dc.wire().bytes();
+                    length = (int) bytes.readRemaining();
+                    if (buffer.length < length) {
+                        buffer = new byte[Math.max(length, buffer.length * 2)];
+                    }
+                    bytes.read(buffer, 0, length);
+                }
+                if (index++ == 0) {
+                    continue;
+                }
+                in.reset(ByteBuffer.wrap(buffer, 0, length));
+                try {
+                    dispatch(in, batch, visitor);
+                } catch (FormatException e) {
+                    problems.add(dir + ": record " + (index - 1) + " skipped: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static void dispatch(ByteSource in, EventBatchReader batch, RecordVisitor visitor) throws FormatException {
+        int type = in.readByte("record type");
+        switch (type) {
+            case RecordType.REGION -> visitor.region(RegionInfo.decode(in));
+            case RecordType.THREAD -> visitor.thread(ThreadInfo.decode(in));
+            case RecordType.BATCH -> visitor.batch(batch.reset(in));
+            case RecordType.END -> visitor.end(ProcessEnd.decode(in));
+            case RecordType.HEADER -> throw new FormatException("a second process header");
+            default -> throw new FormatException("unknown record type " + type);
+        }
+    }
+
+    private static byte[] copy(Bytes<?> bytes) {
+        byte[] out = new byte[(int) bytes.readRemaining()];
+        bytes.read(out);
+        return out;
+    }
+
+    @Override
+    public void close() {
+        queue.close();
+    }
+}

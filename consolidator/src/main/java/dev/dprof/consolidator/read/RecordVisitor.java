@@ -1,0 +1,23 @@
+package dev.dprof.consolidator.read;
+
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.format.RegionInfo;
+import dev.dprof.format.ThreadInfo;
+
+/** Receives a process queue's records in the order they were written. */
+public interface RecordVisitor {
+    default void region(RegionInfo region) {
+    }
+
+    default void thread(ThreadInfo thread) {
+    }
+
+    /** A batch of one thread's events; iterate with {@link EventBatchReader#next()}. */
+    default void batch(EventBatchReader events) throws FormatException {
+    }
+
+    default void end(ProcessEnd end) {
+    }
+}

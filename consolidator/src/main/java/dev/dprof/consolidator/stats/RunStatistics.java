@@ -1,0 +1,168 @@
+package dev.dprof.consolidator.stats;
+
+import dev.dprof.consolidator.read.ProcessQueue;
+import dev.dprof.consolidator.read.ReadException;
+import dev.dprof.consolidator.read.RecordVisitor;
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RegionInfo;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Per-region count and inclusive times straight from the process queues, with no calibration:
+ * a duration inside one thread needs only that thread's clock. Regions are matched by name
+ * across processes. A recursive entry into a region already open on the thread is counted once,
+ * with the outermost call's time. What the processes lost, and the regions a killed process
+ * left open, are reported beside the figures.
+ */
+public final class RunStatistics {
+    private final Map<String, RegionStats> regions = new LinkedHashMap<>();
+    private final List<String> problems = new ArrayList<>();
+    private long lostEvents;
+    private long events;
+    private int processes;
+    private int openRegions;
+    private int unfinishedProcesses;
+
+    public static RunStatistics of(List<Path> queues) throws ReadException {
+        RunStatistics stats = new RunStatistics();
+        for (Path dir : queues) {
+            try (ProcessQueue queue = ProcessQueue.open(dir)) {
+                stats.add(queue);
+            }
+        }
+        return stats;
+    }
+
+    private void add(ProcessQueue queue) {
+        processes++;
+        ProcessVisitor visitor = new ProcessVisitor(queue.header());
+        queue.read(visitor);
+        problems.addAll(queue.problems());
+        for (ThreadStack stack : visitor.threads.values()) {
+            openRegions += stack.depth;
+        }
+        if (!visitor.ended) {
+            unfinishedProcesses++;
+            problems.add(queue.dir() + ": the process did not end normally (killed?); "
+                    + visitor.openRegions() + " regions were still open and are left out");
+        }
+    }
+
+    public List<RegionStats> regions() {
+        List<RegionStats> sorted = new ArrayList<>(regions.values());
+        sorted.sort(Comparator.comparingDouble(RegionStats::totalNs).reversed());
+        return sorted;
+    }
+
+    public long lostEvents() {
+        return lostEvents;
+    }
+
+    public long events() {
+        return events;
+    }
+
+    public int processes() {
+        return processes;
+    }
+
+    public int openRegions() {
+        return openRegions;
+    }
+
+    public int unfinishedProcesses() {
+        return unfinishedProcesses;
+    }
+
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** The open regions of one thread: region ids and enter ticks. */
+    private static final class ThreadStack {
+        int[] regions = new int[16];
+        long[] ticks = new long[16];
+        int depth;
+
+        void push(int region, long tick) {
+            if (depth == regions.length) {
+                regions = java.util.Arrays.copyOf(regions, depth * 2);
+                ticks = java.util.Arrays.copyOf(ticks, depth * 2);
+            }
+            regions[depth] = region;
+            ticks[depth++] = tick;
+        }
+
+        int find(int region) {
+            for (int i = depth - 1; i >= 0; i--) {
+                if (regions[i] == region) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    private final class ProcessVisitor implements RecordVisitor {
+        private final ProcessHeader header;
+        private final Map<Integer, RegionStats> byId = new HashMap<>();
+        private final Map<Long, ThreadStack> threads = new HashMap<>();
+        private boolean ended;
+
+        ProcessVisitor(ProcessHeader header) {
+            this.header = header;
+        }
+
+        int openRegions() {
+            return threads.values().stream().mapToInt(t -> t.depth).sum();
+        }
+
+        @Override
+        public void region(RegionInfo region) {
+            byId.put(region.id(), regions.computeIfAbsent(region.name(), RegionStats::new));
+        }
+
+        @Override
+        public void batch(EventBatchReader events) throws FormatException {
+            ThreadStack stack = threads.computeIfAbsent(events.threadId(), t -> new ThreadStack());
+            while (events.next()) {
+                RunStatistics.this.events++;
+                switch (events.kind) {
+                    case ENTER, ENTER_INSTANCE, BARRIER_ENTER -> stack.push(events.region, events.tick);
+                    case EXIT, EXIT_THROW, BARRIER_EXIT -> exit(stack, events.region, events.tick);
+                    default -> {
+                        // point events carry no duration
+                    }
+                }
+            }
+        }
+
+        private void exit(ThreadStack stack, int region, long tick) {
+            int at = stack.find(region);
+            if (at < 0) {
+                return;
+            }
+            long enterTick = stack.ticks[at];
+            stack.depth = at;
+            RegionStats stats = byId.get(region);
+            if (stats != null && stack.find(region) < 0) {
+                stats.add(header.ticksToNanos(tick - enterTick));
+            }
+        }
+
+        @Override
+        public void end(ProcessEnd end) {
+            ended = true;
+            lostEvents += end.lostEvents();
+        }
+    }
+}

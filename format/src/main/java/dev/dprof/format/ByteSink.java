@@ -1,0 +1,83 @@
+package dev.dprof.format;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A growable byte buffer that writes the primitives of the on-disk layout: unsigned LEB128
+ * varints, zig-zag signed varints, fixed little-endian longs and length-prefixed UTF-8.
+ *
+ * <p>Reused by its owner ({@link #clear()}) so that encoding allocates nothing in steady state.
+ */
+public final class ByteSink {
+    private byte[] bytes;
+    private int size;
+
+    public ByteSink(int initialCapacity) {
+        bytes = new byte[Math.max(16, initialCapacity)];
+    }
+
+    public void clear() {
+        size = 0;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** The backing array; valid up to {@link #size()}. */
+    public byte[] array() {
+        return bytes;
+    }
+
+    public byte[] toByteArray() {
+        return Arrays.copyOf(bytes, size);
+    }
+
+    public void writeByte(int b) {
+        ensure(1);
+        bytes[size++] = (byte) b;
+    }
+
+    public void writeVarLong(long v) {
+        ensure(10);
+        while ((v & ~0x7FL) != 0) {
+            bytes[size++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        bytes[size++] = (byte) v;
+    }
+
+    public void writeSignedVarLong(long v) {
+        writeVarLong((v << 1) ^ (v >> 63));
+    }
+
+    public void writeFixedLong(long v) {
+        ensure(8);
+        for (int i = 0; i < 8; i++) {
+            bytes[size++] = (byte) (v >>> (8 * i));
+        }
+    }
+
+    public void writeDouble(double v) {
+        writeFixedLong(Double.doubleToRawLongBits(v));
+    }
+
+    public void writeBoolean(boolean v) {
+        writeByte(v ? 1 : 0);
+    }
+
+    public void writeString(String s) {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        writeVarLong(utf8.length);
+        ensure(utf8.length);
+        System.arraycopy(utf8, 0, bytes, size, utf8.length);
+        size += utf8.length;
+    }
+
+    private void ensure(int more) {
+        if (size + more > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+        }
+    }
+}

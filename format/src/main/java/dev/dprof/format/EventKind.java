@@ -1,0 +1,55 @@
+package dev.dprof.format;
+
+/**
+ * What an event says, and how many 64-bit payload values it carries on disk.
+ *
+ * <p>Stamping rules that make cross-process causality a fact (DESIGN.md "Events"): a
+ * {@link #SEND} is stamped before its bytes leave, a {@link #RECEIVE} after they arrived.
+ */
+public enum EventKind {
+    THREAD_START(EventCodes.THREAD_START, 0),
+    THREAD_END(EventCodes.THREAD_END, 0),
+    /** Entry into a region. */
+    ENTER(EventCodes.ENTER, 0),
+    /** Normal exit from a region. */
+    EXIT(EventCodes.EXIT, 0),
+    /** Exit from a region by an exception. */
+    EXIT_THROW(EventCodes.EXIT_THROW, 0),
+    /** Entry into a region with a dynamic instance id (payload: instance). */
+    ENTER_INSTANCE(EventCodes.ENTER_INSTANCE, 1),
+    /** A message leaves (payload: channel, sequence key). */
+    SEND(EventCodes.SEND, 2),
+    /** A message has arrived (payload: channel, sequence key). */
+    RECEIVE(EventCodes.RECEIVE, 2),
+    /** A thread arrives at a barrier (payload: barrier key, participants). */
+    BARRIER_ENTER(EventCodes.BARRIER_ENTER, 2),
+    /** A thread leaves a barrier (payload: barrier key, participants). */
+    BARRIER_EXIT(EventCodes.BARRIER_EXIT, 2),
+    /** A progress point was passed (payload: count added). */
+    PROGRESS(EventCodes.PROGRESS, 1),
+    PROCESS_START(EventCodes.PROCESS_START, 0),
+    PROCESS_END(EventCodes.PROCESS_END, 0),
+    /** The probe's own cost was measured here (payload: ticks per 1024 enter+exit pairs, pairs measured). */
+    PROBE_COST(EventCodes.PROBE_COST, 2);
+
+    private static final EventKind[] BY_CODE = new EventKind[256];
+
+    static {
+        for (EventKind k : values()) {
+            BY_CODE[k.code] = k;
+        }
+    }
+
+    public final int code;
+    public final int payloadCount;
+
+    EventKind(int code, int payloadCount) {
+        this.code = code;
+        this.payloadCount = payloadCount;
+    }
+
+    /** The kind with this code, or {@code null} if this version does not know it. */
+    public static EventKind ofCode(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

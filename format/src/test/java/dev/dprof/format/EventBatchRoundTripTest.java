@@ -1,0 +1,124 @@
+package dev.dprof.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dprof.clock.SimulatedClock;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class EventBatchRoundTripTest {
+
+    private static ByteBuffer slots(long[] ticks, int[] headers, long[] a, long[] b) {
+        ByteBuffer buf = ByteBuffer.allocateDirect(ticks.length * EventBatchEncoder.SLOT_BYTES)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < ticks.length; i++) {
+            int base = i * EventBatchEncoder.SLOT_BYTES;
+            buf.putLong(base, ticks[i]);
+            buf.putInt(base + 8, headers[i]);
+            buf.putInt(base + 12, i % 4);
+            buf.putLong(base + 16, a[i]);
+            buf.putLong(base + 24, b[i]);
+        }
+        return buf;
+    }
+
+    @Test
+    void everyKindAndPayloadSurvivesTheRoundTrip() throws FormatException {
+        SplittableRandom random = new SplittableRandom(7);
+        int n = 5000;
+        long[] ticks = new long[n];
+        int[] headers = new int[n];
+        long[] a = new long[n];
+        long[] b = new long[n];
+        EventKind[] kinds = EventKind.values();
+        long t = 1L << 50;
+        for (int i = 0; i < n; i++) {
+            t += random.nextInt(100_000);
+            ticks[i] = t;
+            EventKind k = kinds[random.nextInt(kinds.length)];
+            headers[i] = EventCodes.header(k.code, random.nextInt(1 << 23));
+            a[i] = k.payloadCount > 0 ? random.nextLong() : 0;
+            b[i] = k.payloadCount > 1 ? random.nextLong() : 0;
+        }
+        ByteSink sink = new ByteSink(64);
+        EventBatchEncoder.encode(sink, 42, slots(ticks, headers, a, b), n, null, true);
+
+        ByteSource source = new ByteSource(ByteBuffer.wrap(sink.toByteArray()));
+        assertEquals(RecordType.BATCH, source.readByte("type"));
+        EventBatchReader reader = new EventBatchReader().reset(source);
+        assertEquals(42, reader.threadId());
+        assertFalse(reader.hasTruth());
+        for (int i = 0; i < n; i++) {
+            assertTrue(reader.next());
+            assertEquals(EventCodes.kind(headers[i]), reader.kind.code);
+            assertEquals(EventCodes.region(headers[i]), reader.region);
+            assertEquals(ticks[i], reader.tick);
+            assertEquals(i % 4, reader.cpu);
+            assertEquals(a[i], reader.a);
+            assertEquals(b[i], reader.b);
+        }
+        assertFalse(reader.next());
+        assertFalse(source.hasRemaining());
+    }
+
+    @Test
+    void simulatedClockStoresSimulatedTicksAndTheRealOnesAsTruth() throws FormatException {
+        SimulatedClock sim = SimulatedClock.parse("rate=1.3,offset=-5000,drift-ppm=50,drift-period-s=1");
+        long[] ticks = {1_000_000, 1_000_500, 2_000_000_000L};
+        int[] headers = {EventCodes.header(EventCodes.ENTER, 1), EventCodes.header(EventCodes.EXIT, 1),
+            EventCodes.header(EventCodes.THREAD_END, 0)};
+        ByteSink sink = new ByteSink(16);
+        EventBatchEncoder.encode(sink, 1, slots(ticks, headers, new long[3], new long[3]), 3, sim, false);
+        ByteSource source = new ByteSource(ByteBuffer.wrap(sink.toByteArray()));
+        source.readByte("type");
+        EventBatchReader reader = new EventBatchReader().reset(source);
+        assertTrue(reader.hasTruth());
+        for (long real : ticks) {
+            assertTrue(reader.next());
+            assertEquals(real, reader.truth);
+            assertEquals(sim.apply(real), reader.tick);
+            assertEquals(-1, reader.cpu);
+        }
+    }
+
+    @Test
+    void aTypicalRegionEventCostsFewBytes() {
+        int n = 10_000;
+        long[] ticks = new long[n];
+        int[] headers = new int[n];
+        for (int i = 0; i < n; i++) {
+            ticks[i] = (1L << 40) + 300L * i;
+            headers[i] = EventCodes.header(i % 2 == 0 ? EventCodes.ENTER : EventCodes.EXIT, 17);
+        }
+        ByteSink sink = new ByteSink(16);
+        EventBatchEncoder.encode(sink, 3, slots(ticks, headers, new long[n], new long[n]), n, null, false);
+        assertTrue(sink.size() < 5 * n, "bytes per event: " + (double) sink.size() / n);
+    }
+
+    @Test
+    void everyTruncationIsAFormatExceptionNeverGarbage() throws FormatException {
+        long[] ticks = {10, 20, 30};
+        int[] headers = {EventCodes.header(EventCodes.SEND, 2), EventCodes.header(EventCodes.RECEIVE, 2),
+            EventCodes.header(EventCodes.PROGRESS, 3)};
+        ByteSink sink = new ByteSink(16);
+        EventBatchEncoder.encode(sink, 9, slots(ticks, headers, new long[] {1, 2, 3}, new long[] {4, 5, 6}),
+                3, null, false);
+        byte[] full = sink.toByteArray();
+        for (int cut = 1; cut < full.length; cut++) {
+            ByteSource source = new ByteSource(ByteBuffer.wrap(Arrays.copyOf(full, cut)));
+            source.readByte("type");
+            assertThrows(FormatException.class, () -> {
+                EventBatchReader reader = new EventBatchReader().reset(source);
+                while (reader.next()) {
+                    // read until the cut
+                }
+            }, "cut at " + cut);
+        }
+    }
+}
