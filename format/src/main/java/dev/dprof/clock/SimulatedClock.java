@@ -17,8 +17,8 @@ import java.util.Map;
  *
  * <h2>Implementation notes</h2>
  * The linear part is exact: {@code rate} is held as a Q32.32 fixed-point number and
- * {@code rate·t} computed as a 128-bit product, floored. Only the drift term uses doubles;
- * its derivative is far below one tick per tick, so {@code sim} is non-decreasing whenever
+ * {@code rate·t} computed as a 128-bit product. Only the drift term uses doubles; its
+ * derivative is far below one tick per tick, so the clock is increasing whenever
  * {@code rate ≥ 1}. The drift phase is reduced modulo the period in integers before the
  * cosine, keeping full double precision for ticks of any size.
  */
@@ -99,21 +99,27 @@ public final class SimulatedClock {
         return new SimulatedClock(Math.round(rate * 4294967296.0), offset, ppm, period, hz);
     }
 
-    /** Applies the simulation to a real tick. */
+    /**
+     * Applies the simulation to a real tick: the floor of the continuous clock
+     * {@code offset + rate·t + drift(t)} — an integer reading of a continuous clock, the model
+     * the calibrator's bounds are proven for.
+     */
     public long apply(long realTick) {
         // floor(rateQ32 · t / 2^32) from the 128-bit product; exact for t ≥ 0.
         long high = Math.multiplyHigh(realTick, rateQ32);
         long low = realTick * rateQ32;
         long linear = (high << 32) | (low >>> 32);
-        return offset + linear + drift(realTick);
+        if (driftPpm == 0) {
+            return offset + linear;
+        }
+        double fraction = (low & 0xFFFF_FFFFL) / 4294967296.0;
+        return offset + linear + (long) Math.floor(fraction + drift(realTick));
     }
 
-    private long drift(long realTick) {
-        if (driftPpm == 0) {
-            return 0;
-        }
+    /** {@code rate·A·P/(2π)·(1 − cos(2πt/P))} in ticks: the phase the frequency wander adds. */
+    private double drift(long realTick) {
         double phase = 2 * Math.PI * Math.floorMod(realTick, periodTicks) / periodTicks;
-        return Math.round(driftAmplitudeTicks * (1 - Math.cos(phase)));
+        return driftAmplitudeTicks * (1 - Math.cos(phase));
     }
 
     public double rate() {

@@ -119,15 +119,24 @@ final class Advices {
         }
     }
 
+    /**
+     * Key and participants are read once, on entry, and the exit reuses them: a barrier's wait
+     * typically advances the very field it is keyed by (a generation, a phase), and an exit that
+     * read it again would name the next instance, not the one its enter named.
+     */
     static final class Barrier {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@RegionId int region, @Key long key, @Participants long participants) {
-            Probes.barrierEnter(region, key, participants);
+        static void enter(@RegionId int region, @Key long key, @Participants long participants,
+                          @Advice.Local("key") long enteredKey, @Advice.Local("participants") long enteredParticipants) {
+            enteredKey = key;
+            enteredParticipants = participants;
+            Probes.barrierEnter(region, enteredKey, enteredParticipants);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@RegionId int region, @Key long key, @Participants long participants) {
-            Probes.barrierExit(region, key, participants);
+        static void exit(@RegionId int region, @Advice.Local("key") long enteredKey,
+                         @Advice.Local("participants") long enteredParticipants) {
+            Probes.barrierExit(region, enteredKey, enteredParticipants);
         }
     }
 

@@ -152,9 +152,10 @@ public final class Drainer implements RingVisitor, Runnable {
         slot.putInt(8, EventCodes.PROBE_COST);
         slot.putLong(16, costX1024);
         slot.putLong(24, 2L * COST_ROUNDS);
+        // Named first: naming reuses the one record buffer, so it must not come between encode and append.
+        nameThread(ownThreadId, Thread.currentThread().getName());
         record.clear();
         EventBatchEncoder.encode(record, ownThreadId, slot, 1, clock.simulated().orElse(null), withCpu);
-        nameThread(ownThreadId, Thread.currentThread().getName());
         append(record, 1);
     }
 

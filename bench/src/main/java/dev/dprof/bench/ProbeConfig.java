@@ -1,0 +1,45 @@
+package dev.dprof.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The agent configuration of the probe benchmark: one plain region on
+ * {@link ProbeTargets#instrumented()}, nothing else (annotations off), rings large and drained
+ * often enough that nothing is dropped while a thread records tens of millions of events a second.
+ */
+final class ProbeConfig {
+    static final String REGION = "bench#instrumented";
+    /** Per-thread ring, in events (32 bytes each: 64 MiB). */
+    static final int RING_EVENTS = 1 << 21;
+    static final int DRAIN_INTERVAL_MS = 1;
+
+    private ProbeConfig() {
+    }
+
+    /** Writes the YAML into {@code dir} and returns its path. */
+    static Path write(Path dir) throws IOException {
+        Path yaml = dir.resolve("probe-bench.yaml");
+        Files.write(yaml, List.of(
+                "# written by dprof bench probe",
+                "version: 1",
+                "clock: rdtsc",
+                "drainIntervalMs: " + DRAIN_INTERVAL_MS,
+                "ringEvents: " + RING_EVENTS,
+                "annotations: false",
+                "regions:",
+                "  - name: " + REGION,
+                "    class: " + ProbeTargets.class.getName(),
+                "    method: instrumented",
+                "    descriptor: \"()V\""));
+        return yaml;
+    }
+
+    /** The {@code -javaagent:} argument attaching {@code agentJar} with this config, writing under {@code out}. */
+    static String javaagent(Path agentJar, Path yaml, Path out) {
+        return "-javaagent:" + agentJar.toAbsolutePath() + "=config=" + yaml.toAbsolutePath()
+                + ",out=" + out.toAbsolutePath();
+    }
+}

@@ -1,0 +1,160 @@
+package dev.dprof.calibrator.estimate;
+
+import dev.dprof.format.calibration.CalibrationFile;
+import dev.dprof.format.calibration.CalibrationFormatException;
+import dev.dprof.format.calibration.DomainCalibration;
+import dev.dprof.format.calibration.Zero;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Every calibrated domain of a run and how each converts to the reference: the calibration
+ * files of all machines, read together (a domain measured by several processes pools their
+ * zeros), checked for a single reference and a complete path from every domain to it.
+ */
+public final class CalibrationSet {
+    private final Map<String, DomainCalibration> domains;
+    private final Map<String, DomainConversion> conversions = new LinkedHashMap<>();
+    private final String reference;
+    private final DriftModel drift;
+
+    private CalibrationSet(Map<String, DomainCalibration> domains, String reference, DriftModel drift,
+                           Map<String, List<LinePoint>> extra) {
+        this.domains = domains;
+        this.reference = reference;
+        this.drift = drift;
+        for (DomainCalibration d : domains.values()) {
+            conversions.put(d.domainId(), DomainConversion.build(d, drift,
+                    extra.getOrDefault(d.domainId(), List.of())));
+        }
+    }
+
+    /** Reads every {@code *.cal} file under the folders (recursively). */
+    public static CalibrationSet load(List<Path> folders, DriftModel drift) throws CalibrationException {
+        List<DomainCalibration> files = new ArrayList<>();
+        for (Path folder : folders) {
+            if (!Files.isDirectory(folder)) {
+                throw new CalibrationException(folder + ": no such calibration folder");
+            }
+            List<Path> found;
+            try (Stream<Path> walk = Files.walk(folder)) {
+                found = walk.filter(p -> p.toString().endsWith(CalibrationFile.SUFFIX)).sorted().toList();
+            } catch (IOException e) {
+                throw new CalibrationException(folder + ": cannot list (" + e.getMessage() + ")");
+            }
+            for (Path file : found) {
+                try {
+                    files.add(CalibrationFile.read(file));
+                } catch (IOException e) {
+                    throw new CalibrationException(file + ": cannot read (" + e.getMessage() + ")");
+                } catch (CalibrationFormatException e) {
+                    throw new CalibrationException(e.getMessage());
+                }
+            }
+        }
+        if (files.isEmpty()) {
+            throw new CalibrationException(folders + ": no calibration files (*.cal)");
+        }
+        return of(files, drift);
+    }
+
+    /** Pools the given per-process calibrations by domain and checks the tree. */
+    public static CalibrationSet of(Collection<DomainCalibration> files, DriftModel drift) throws CalibrationException {
+        Map<String, DomainCalibration> domains = new LinkedHashMap<>();
+        for (DomainCalibration f : files) {
+            DomainCalibration known = domains.get(f.domainId());
+            if (known == null) {
+                domains.put(f.domainId(), f);
+            } else if (!known.parentDomainId().equals(f.parentDomainId())) {
+                throw new CalibrationException("domain " + f.domainId() + " has two parents: "
+                        + known.parentDomainId().orElse("(reference)") + " and " + f.parentDomainId().orElse("(reference)"));
+            } else {
+                List<Zero> zeros = new ArrayList<>(known.zeros());
+                zeros.addAll(f.zeros());
+                domains.put(f.domainId(), new DomainCalibration(known.domainId(), known.parentDomainId(), known.host(),
+                        known.clockSource(), known.nominalTickHz(), known.simulatedClock(), List.copyOf(zeros),
+                        known.complete() && f.complete()));
+            }
+        }
+        List<String> references = domains.values().stream().filter(DomainCalibration::isReference)
+                .map(DomainCalibration::domainId).toList();
+        if (references.size() != 1) {
+            throw new CalibrationException(references.isEmpty() ? "no reference domain (no file written by 'calibrate serve')"
+                    : "more than one reference domain: " + references);
+        }
+        for (DomainCalibration d : domains.values()) {
+            Set<String> seen = new HashSet<>();
+            for (DomainCalibration at = d; !at.isReference(); at = domains.get(at.parentDomainId().get())) {
+                if (!seen.add(at.domainId())) {
+                    throw new CalibrationException("domain " + d.domainId() + ": its parents form a cycle");
+                }
+                if (!domains.containsKey(at.parentDomainId().get())) {
+                    throw new CalibrationException("domain " + at.domainId() + ": its parent "
+                            + at.parentDomainId().get() + " has no calibration file");
+                }
+            }
+        }
+        return new CalibrationSet(domains, references.get(0), drift, Map.of());
+    }
+
+    /** The same calibration with extra points (matched messages) per domain, against its parent. */
+    public CalibrationSet withPoints(Map<String, List<LinePoint>> extra) {
+        return new CalibrationSet(domains, reference, drift, extra);
+    }
+
+    public String reference() {
+        return reference;
+    }
+
+    public DriftModel drift() {
+        return drift;
+    }
+
+    public Collection<DomainCalibration> domains() {
+        return domains.values();
+    }
+
+    public Optional<DomainConversion> conversion(String domainId) {
+        return Optional.ofNullable(conversions.get(domainId));
+    }
+
+    /** A converter of the domain's ticks to reference ticks. */
+    public TickConverter converter(String domainId) throws CalibrationException {
+        DomainCalibration d = domains.get(domainId);
+        if (d == null) {
+            throw new CalibrationException("domain " + domainId + " has no calibration (known: " + domains.keySet() + ")");
+        }
+        List<DomainConversion> path = new ArrayList<>();
+        for (DomainCalibration at = d; !at.isReference(); at = domains.get(at.parentDomainId().get())) {
+            DomainConversion c = conversions.get(at.domainId());
+            if (c.isEmpty()) {
+                throw new CalibrationException("domain " + at.domainId() + " has no zeros: it cannot be converted");
+            }
+            path.add(c);
+        }
+        return new TickConverter(path);
+    }
+
+    /** The worst quality along the domain's path to the reference. */
+    public Quality quality(String domainId) {
+        Quality worst = Quality.REFERENCE;
+        for (DomainCalibration at = domains.get(domainId); at != null && !at.isReference();
+             at = domains.get(at.parentDomainId().get())) {
+            Quality q = conversions.get(at.domainId()).quality();
+            if (q.ordinal() > worst.ordinal()) {
+                worst = q;
+            }
+        }
+        return worst;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.dprof.calibrator.estimate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One stretch of a domain's timeline with its own feasible lines: the whole run under
+ * {@link DriftModel.Constant}, the span between two neighbouring zeros under
+ * {@link DriftModel.BoundedDrift}. Serves ticks in {@code [from, to)}.
+ *
+ * <p>With curvature bound {@code D}, the chord ℓ through the true conversion {@code c} at the
+ * ends {@code xs, xe} of the window's points satisfies {@code |c(x) − ℓ(x)| ≤ D/2·|x−xs|·|x−xe|}
+ * for every x, inside the window or beyond it. So ℓ satisfies every point relaxed by that slack,
+ * lies in the relaxed polygon, and {@code c(x) ∈ [L(x) − slack(x), U(x) + slack(x)]}.
+ */
+final class Window {
+    final long from;
+    final long to;
+    private final long xs;
+    private final long xe;
+    private final double halfCurvature;
+    final Optional<FeasibleLines> lines;
+    final Envelope low;
+    final Envelope high;
+
+    Window(long from, long to, List<LinePoint> points, double curvature) {
+        this.from = from;
+        this.to = to;
+        this.xs = points.stream().mapToLong(LinePoint::x).min().orElse(0);
+        this.xe = points.stream().mapToLong(LinePoint::x).max().orElse(0);
+        this.halfCurvature = curvature / 2;
+        List<LinePoint> relaxed = new ArrayList<>(points.size());
+        for (LinePoint p : points) {
+            relaxed.add(p.relaxed(slack(p.x())));
+        }
+        this.lines = FeasibleLines.of(relaxed);
+        long center = xs / 2 + xe / 2;
+        this.low = lines.map(l -> Envelope.of(l, relaxed, true, center)).orElse(null);
+        this.high = lines.map(l -> Envelope.of(l, relaxed, false, center)).orElse(null);
+    }
+
+    boolean contradicted() {
+        return lines.isEmpty();
+    }
+
+    /** The drift widening at x, rounded up, with a tick to spare for the double arithmetic. */
+    long slack(long x) {
+        if (halfCurvature == 0) {
+            return 0;
+        }
+        double s = halfCurvature * Math.abs((double) x - xs) * Math.abs((double) x - xe);
+        return s >= 1e18 ? Long.MAX_VALUE / 4 : (long) Math.ceil(s) + 1;
+    }
+}

@@ -1,0 +1,153 @@
+package dev.dprof.calibrator.net;
+
+import dev.dprof.clock.DomainClock;
+import dev.dprof.format.calibration.Zero;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.security.SecureRandom;
+import java.util.Optional;
+
+/**
+ * A node's UDP conversation with its parent: one connected socket, one random session, and
+ * sequence numbers never reused within it. The pairing rule that keeps zeros sound lives here: a
+ * reply counts only for the request with the same session and sequence number, and a request is
+ * sent exactly once — a lost one is never retransmitted under its number with a new {@code k1},
+ * so no earlier transmission's reply can be paired with a later {@code k1}.
+ *
+ * <p>Used by one thread at a time (the node serializes bursts).
+ */
+final class NodeLink implements AutoCloseable {
+    private final DatagramSocket socket;
+    private final DomainClock clock;
+    private final PacketCodec codec;
+    private final Counters<CalibrationNode.Count> counts;
+    private final Counters<MalformedPacketException.Reason> rejected;
+    private final long session = new SecureRandom().nextLong();
+    private final byte[] out = new byte[PacketCodec.MAX_BYTES];
+    private final byte[] in = new byte[PacketCodec.MAX_BYTES];
+    private final DatagramPacket send = new DatagramPacket(out, out.length);
+    private final DatagramPacket receive = new DatagramPacket(in, in.length);
+    private long nextSeq;
+    /** {@code clock.now()} read right after the last datagram arrived: the candidate {@code k2}. */
+    private long arrival;
+
+    NodeLink(InetSocketAddress parent, Optional<SharedKey> key, DomainClock clock,
+             Counters<CalibrationNode.Count> counts, Counters<MalformedPacketException.Reason> rejected)
+            throws SocketException {
+        this.socket = new DatagramSocket();
+        try {
+            socket.connect(parent);
+        } catch (SocketException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+        this.clock = clock;
+        this.codec = PacketCodec.of(key);
+        this.counts = counts;
+        this.rejected = rejected;
+    }
+
+    /** Says hello; returns the parent's welcome, or empty if none came within the timeout. */
+    Optional<Packet.Welcome> hello(long timeoutNanos) throws IOException {
+        long seq = nextSeq++;
+        send.setData(out, 0, codec.encode(new Packet.Hello(session, seq, clock.domainId()), out));
+        if (!sendOnce()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable((Packet.Welcome) await(Packet.Welcome.class, seq, timeoutNanos));
+    }
+
+    /**
+     * One causal round trip (DProf Alg. 4, node-initiated): {@code k1} read right before the ping
+     * leaves, {@code k2} right after the matching pong arrived, {@code a} from the pong.
+     *
+     * @return the round trip as a zero, or empty if the pong was lost, late or never matched
+     */
+    Optional<Zero> roundTrip(int epoch, long parentFingerprint, long timeoutNanos) throws IOException {
+        long seq = nextSeq++;
+        send.setData(out, 0, codec.encode(new Packet.Ping(session, seq), out));
+        long k1 = clock.now();
+        if (!sendOnce()) {
+            return Optional.empty();
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (true) {
+            Packet.Pong pong = (Packet.Pong) await(Packet.Pong.class, seq, deadline - System.nanoTime());
+            if (pong == null) {
+                return Optional.empty();
+            }
+            long k2 = arrival;
+            if (pong.domainFingerprint() != parentFingerprint) {
+                counts.add(CalibrationNode.Count.FOREIGN);
+            } else if (k2 < k1) {
+                counts.add(CalibrationNode.Count.BACKWARDS);
+                return Optional.empty();
+            } else {
+                counts.add(CalibrationNode.Count.REPLIES);
+                return Optional.of(new Zero(epoch, k1, pong.a(), k2));
+            }
+        }
+    }
+
+    private boolean sendOnce() throws IOException {
+        try {
+            socket.send(send);
+        } catch (PortUnreachableException e) {
+            counts.add(CalibrationNode.Count.UNREACHABLE);
+            return false;
+        }
+        counts.add(CalibrationNode.Count.SENT);
+        return true;
+    }
+
+    /**
+     * Receives until a packet of {@code type} answers {@code seq} of this session, recording
+     * {@link #arrival} right after each datagram; everything else is counted and dropped.
+     *
+     * @return the answer, or null on timeout or when the parent's port is unreachable
+     */
+    private Packet await(Class<? extends Packet> type, long seq, long timeoutNanos) throws IOException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                counts.add(CalibrationNode.Count.TIMEOUTS);
+                return null;
+            }
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, (left + 999_999) / 1_000_000)));
+            receive.setData(in);
+            try {
+                socket.receive(receive);
+            } catch (SocketTimeoutException e) {
+                counts.add(CalibrationNode.Count.TIMEOUTS);
+                return null;
+            } catch (PortUnreachableException e) {
+                counts.add(CalibrationNode.Count.UNREACHABLE);
+                return null;
+            }
+            arrival = clock.now();
+            Packet p;
+            try {
+                p = codec.decode(receive.getData(), receive.getLength());
+            } catch (MalformedPacketException e) {
+                counts.add(CalibrationNode.Count.REJECTED);
+                rejected.add(e.reason());
+                continue;
+            }
+            if (type.isInstance(p) && p.session() == session && p.seq() == seq) {
+                return p;
+            }
+            counts.add(CalibrationNode.Count.STALE);
+        }
+    }
+
+    @Override
+    public void close() {
+        socket.close();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.dprof.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dprof.format.EventKind;
+import dev.dprof.it.ForkedJvm.Event;
+import dev.dprof.it.ForkedJvm.Output;
+import dev.dprof.it.ForkedJvm.Recording;
+import dev.dprof.it.ForkedJvm.Running;
+import dev.dprof.it.app.AttachApp;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dprof attach PID}: a class loaded, linked and run before the agent arrives is
+ * retransformed, so exactly the calls made after the attach are recorded.
+ */
+class AttachIT {
+    static final int BEFORE = 2_000;
+    static final int AFTER = 1_500;
+
+    @Test
+    void classesLoadedBeforeAttachAreRetransformed(@TempDir Path tmp) throws Exception {
+        Running app = ForkedJvm.app(AttachApp.class, tmp).args(BEFORE, AFTER).start();
+        app.awaitLine("ready");
+
+        Path out = tmp.resolve("out");
+        Path config = ForkedJvm.config(tmp, """
+                regions:
+                  - {name: target.tick, class: dev.dprof.it.app.AttachApp$Target, method: tick}
+                """);
+        Output attach = ForkedJvm.dprof(tmp, "attach", app.pid(), "--config", config, "--out", out).runOk();
+        assertEquals(List.of("dprof: attached to " + app.pid() + " with " + config), attach.stdout(), attach::toString);
+
+        app.println("go");
+        Output output = app.await();
+        assertEquals(0, output.exitCode(), output::toString);
+        long total = (long) BEFORE * (BEFORE - 1) / 2 + (long) AFTER * (AFTER - 1) / 2;
+        assertEquals(List.of("ready", "done total=" + total), output.stdout(), output::toString);
+        assertEquals(1, output.dprofLines().size(), output::toString);
+        String line = output.dprofLines().get(0);
+        assertTrue(line.startsWith("dprof: recording 1 regions to " + out) && line.endsWith(" (attached)"), line);
+
+        Recording run = Recording.readOnly(out);
+        run.requireCleanEnd();
+        assertEquals(AFTER, run.count("target.tick", EventKind.ENTER));
+        assertEquals(AFTER, run.count("target.tick", EventKind.EXIT));
+        List<Event> after = run.thread("ticker-2");
+        assertEquals(2 * AFTER + 2, after.size(), "THREAD_START, the calls after the attach, THREAD_END");
+        assertTrue(run.threadNames().values().stream().noneMatch("ticker"::equals), "no events before the attach");
+    }
+}

@@ -1,0 +1,351 @@
+package dev.dprof.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.dprof.consolidator.read.ProcessQueue;
+import dev.dprof.consolidator.read.ReadException;
+import dev.dprof.consolidator.read.RecordVisitor;
+import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.EventKind;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RegionInfo;
+import dev.dprof.format.ThreadInfo;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The one helper of the integration tests: starts a test application in a JVM of its own — given
+ * nothing but {@code -javaagent:dprof.jar=config=…,out=…} and the system properties its YAML needs —
+ * waits for it with a timeout, keeps its stdout and stderr, and reads what the agent recorded with
+ * the project's own reader ({@link ProcessQueue}) into a flat list of {@link Event}s.
+ *
+ * <p>Output goes to files in the test's own directory rather than pipes, so a chatty application
+ * can never block on a full pipe, and a test can poll for a line while the application runs.
+ */
+final class ForkedJvm {
+    /** How long any forked JVM may take before the test fails (and the JVM is killed). */
+    static final Duration TIMEOUT = Duration.ofSeconds(90);
+    /** The Temurin 25 JDK of this machine, for the tests that run on it when present. */
+    static final Path JDK_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
+
+    private final String name;
+    private final List<String> launch;
+    private final Path dir;
+    private final List<String> options = new ArrayList<>();
+    private final List<String> classpath = new ArrayList<>();
+    private final List<String> args = new ArrayList<>();
+    private Path javaHome = Path.of(System.getProperty("java.home"));
+
+    private ForkedJvm(String name, List<String> launch, Path dir) {
+        this.name = name;
+        this.launch = launch;
+        this.dir = dir;
+    }
+
+    /** A JVM running {@code main} from the test classes; its output files go to {@code dir}. */
+    static ForkedJvm app(Class<?> main, Path dir) {
+        ForkedJvm jvm = new ForkedJvm(main.getSimpleName(), List.of(main.getName()), dir);
+        jvm.classpath.add(requiredProperty("dprof.test.classpath"));
+        return jvm;
+    }
+
+    /** {@code java -jar dprof.jar ARGS…}: the command line as a user runs it. */
+    static ForkedJvm dprof(Path dir, Object... args) {
+        return new ForkedJvm("dprof", List.of("-jar", agentJar().toString()), dir).args(args);
+    }
+
+    /** The shaded agent jar under test. */
+    static Path agentJar() {
+        Path jar = Path.of(requiredProperty("dprof.jar"));
+        if (!Files.isRegularFile(jar)) {
+            fail(jar + " is missing: the integration tests need the packaged dprof.jar");
+        }
+        return jar;
+    }
+
+    /** Writes a YAML config into {@code dir} and returns its path. */
+    static Path config(Path dir, String yaml) throws IOException {
+        return Files.writeString(dir.resolve("dprof.yaml"), yaml);
+    }
+
+    /** The jar (or class directory) a class was loaded from in this JVM, e.g. the api or ByteBuddy. */
+    static String codeSourceOf(Class<?> type) {
+        try {
+            return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Adds {@code -javaagent:dprof.jar=config=CONFIG,out=OUT}. */
+    ForkedJvm agent(Path config, Path out) {
+        options.add("-javaagent:" + agentJar() + "=config=" + config + ",out=" + out);
+        return this;
+    }
+
+    /** Adds {@code -javaagent:dprof.jar=ARGS} verbatim. */
+    ForkedJvm agentArgs(String agentArgs) {
+        options.add("-javaagent:" + agentJar() + "=" + agentArgs);
+        return this;
+    }
+
+    ForkedJvm property(String name, Object value) {
+        options.add("-D" + name + "=" + value);
+        return this;
+    }
+
+    /** Puts the jar or directory {@code type} came from on the application's class path too. */
+    ForkedJvm withClasspathOf(Class<?> type) {
+        classpath.add(codeSourceOf(type));
+        return this;
+    }
+
+    ForkedJvm args(Object... values) {
+        for (Object v : values) {
+            args.add(String.valueOf(v));
+        }
+        return this;
+    }
+
+    /** Runs on another JDK, e.g. {@link #JDK_25}. */
+    ForkedJvm javaHome(Path home) {
+        javaHome = home;
+        return this;
+    }
+
+    List<String> command() {
+        List<String> command = new ArrayList<>();
+        command.add(javaHome.resolve("bin").resolve("java").toString());
+        command.addAll(options);
+        if (!classpath.isEmpty()) {
+            command.add("-cp");
+            command.add(String.join(File.pathSeparator, classpath));
+        }
+        command.addAll(launch);
+        command.addAll(args);
+        return command;
+    }
+
+    Running start() throws IOException {
+        String file = name + "-" + System.nanoTime();
+        Path out = dir.resolve(file + ".out");
+        Path err = dir.resolve(file + ".err");
+        List<String> command = command();
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        return new Running(process, command, out, err);
+    }
+
+    /** Starts the JVM and waits for it to end by itself. */
+    Output run() throws IOException, InterruptedException {
+        return start().await();
+    }
+
+    /** Starts the JVM, waits for it, and fails unless it exited with 0. */
+    Output runOk() throws IOException, InterruptedException {
+        Output output = run();
+        assertEquals(0, output.exitCode(), () -> "the application failed\n" + output);
+        return output;
+    }
+
+    private static String requiredProperty(String name) {
+        String value = System.getProperty(name);
+        if (value == null) {
+            fail("system property " + name + " is not set: run the integration tests through Maven (failsafe)");
+        }
+        return value;
+    }
+
+    /** A started JVM. */
+    static final class Running {
+        private final Process process;
+        private final List<String> command;
+        private final Path stdout;
+        private final Path stderr;
+
+        private Running(Process process, List<String> command, Path stdout, Path stderr) {
+            this.process = process;
+            this.command = command;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        /** Waits until the application printed a line starting with {@code prefix}; fails on timeout or exit. */
+        void awaitLine(String prefix) throws IOException, InterruptedException {
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (lines(stdout).stream().anyMatch(l -> l.startsWith(prefix))) {
+                    return;
+                }
+                if (!process.isAlive()) {
+                    fail("the application ended before printing '" + prefix + "'\n" + output(process.exitValue()));
+                }
+                Thread.sleep(20);
+            }
+            process.destroyForcibly();
+            fail("no line '" + prefix + "' within " + TIMEOUT + "\n" + output(-1));
+        }
+
+        /** Writes one line to the application's stdin. */
+        void println(String line) throws IOException {
+            OutputStream in = process.getOutputStream();
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+
+        /** Waits for the JVM to end; kills it and fails after {@link #TIMEOUT}. */
+        Output await() throws IOException, InterruptedException {
+            if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor();
+                fail("the application did not end within " + TIMEOUT + "\n" + output(-1));
+            }
+            return output(process.exitValue());
+        }
+
+        /** {@code kill -9} ({@link Process#destroyForcibly} is SIGKILL on Linux); returns once it is gone. */
+        Output kill() throws IOException, InterruptedException {
+            process.destroyForcibly();
+            if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                fail("the application survived SIGKILL");
+            }
+            return output(process.exitValue());
+        }
+
+        private Output output(int exitCode) throws IOException {
+            return new Output(exitCode, lines(stdout), lines(stderr), String.join(" ", command));
+        }
+
+        private static List<String> lines(Path file) throws IOException {
+            return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+        }
+    }
+
+    /** What a JVM printed, and how it ended. */
+    record Output(int exitCode, List<String> stdout, List<String> stderr, String command) {
+        /** The agent's lines on stderr: every one of them starts with {@code dprof:}. */
+        List<String> dprofLines() {
+            return stderr.stream().filter(l -> l.startsWith("dprof:")).toList();
+        }
+
+        @Override
+        public String toString() {
+            return "$ " + command + "\nexit " + exitCode + "\n--- stdout\n" + String.join("\n", stdout)
+                    + "\n--- stderr\n" + String.join("\n", stderr);
+        }
+    }
+
+    /** One event as the reader returns it, with its region resolved to a name ({@code null} for region 0). */
+    record Event(long thread, EventKind kind, String region, long tick, long truth, long a, long b) {
+    }
+
+    /** Everything one process recorded, read with {@link ProcessQueue}. */
+    record Recording(Path dir, ProcessHeader header, Optional<ProcessEnd> end, Map<Integer, RegionInfo> regions,
+                     Map<Long, String> threadNames, List<Event> events, List<String> problems) {
+
+        /** Reads the only process queue under {@code out} (the agent's {@code out=} directory). */
+        static Recording readOnly(Path out) throws ReadException {
+            List<Path> queues = RunDirs.expand(List.of(out));
+            assertEquals(1, queues.size(), () -> "expected one process queue under " + out + ": " + queues);
+            return read(queues.get(0));
+        }
+
+        /** Reads one process queue directory. */
+        static Recording read(Path queueDir) throws ReadException {
+            Map<Integer, RegionInfo> regions = new LinkedHashMap<>();
+            Map<Long, String> threads = new LinkedHashMap<>();
+            List<Event> events = new ArrayList<>();
+            ProcessEnd[] end = new ProcessEnd[1];
+            try (ProcessQueue queue = ProcessQueue.open(queueDir)) {
+                queue.read(new RecordVisitor() {
+                    @Override
+                    public void region(RegionInfo region) {
+                        regions.put(region.id(), region);
+                    }
+
+                    @Override
+                    public void thread(ThreadInfo thread) {
+                        threads.put(thread.threadId(), thread.name());
+                    }
+
+                    @Override
+                    public void batch(EventBatchReader batch) throws FormatException {
+                        while (batch.next()) {
+                            RegionInfo region = regions.get(batch.region);
+                            if (region == null && batch.region != 0) {
+                                throw new FormatException("event of region " + batch.region + " before its region record");
+                            }
+                            events.add(new Event(batch.threadId(), batch.kind, region == null ? null : region.name(),
+                                    batch.tick, batch.truth, batch.a, batch.b));
+                        }
+                    }
+
+                    @Override
+                    public void end(ProcessEnd processEnd) {
+                        end[0] = processEnd;
+                    }
+                });
+                return new Recording(queueDir, queue.header(), Optional.ofNullable(end[0]), regions, threads,
+                        events, List.copyOf(queue.problems()));
+            }
+        }
+
+        /** The region table entry named {@code name}; fails if there is none. */
+        RegionInfo region(String name) {
+            return regions.values().stream().filter(r -> r.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no region '" + name + "' in " + regions.values()));
+        }
+
+        List<Event> events(String region, EventKind kind) {
+            return events.stream().filter(e -> e.kind() == kind && region.equals(e.region())).toList();
+        }
+
+        long count(String region, EventKind kind) {
+            return events(region, kind).size();
+        }
+
+        long count(EventKind kind) {
+            return events.stream().filter(e -> e.kind() == kind).count();
+        }
+
+        /** Each thread's events, in the order the thread recorded them. */
+        Map<Long, List<Event>> byThread() {
+            return events.stream().collect(Collectors.groupingBy(Event::thread, LinkedHashMap::new, Collectors.toList()));
+        }
+
+        /** The events of the thread named {@code name}; fails unless exactly one thread has that name. */
+        List<Event> thread(String name) {
+            List<Long> ids = threadNames.entrySet().stream().filter(e -> e.getValue().equals(name))
+                    .map(Map.Entry::getKey).toList();
+            assertEquals(1, ids.size(), () -> "threads named '" + name + "': " + threadNames);
+            return byThread().getOrDefault(ids.get(0), List.of());
+        }
+
+        /** The process ended normally and says it lost nothing. */
+        ProcessEnd requireCleanEnd() {
+            ProcessEnd processEnd = end.orElseThrow(() -> new AssertionError(dir + ": no ProcessEnd record"));
+            assertEquals(0, processEnd.lostEvents(), () -> "lost events: " + processEnd);
+            assertEquals(List.of(), problems, "reader problems");
+            return processEnd;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.dprof.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dprof.consolidator.stats.RegionStats;
+import dev.dprof.consolidator.stats.RunStatistics;
+import dev.dprof.format.EventKind;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.it.ForkedJvm.Event;
+import dev.dprof.it.ForkedJvm.Output;
+import dev.dprof.it.ForkedJvm.Recording;
+import dev.dprof.it.ForkedJvm.Running;
+import dev.dprof.it.app.SpinApp;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kill -9} in the middle of a run: the queue left behind reads completely, without
+ * waiting for the half-written document a killed writer may leave, without a byte of it
+ * changing, and the statistics call the process unfinished.
+ *
+ * <p>How old the last recorded event may be: the drainer writes every {@value #DRAIN_MS} ms, so
+ * the last ENTER on disk is at most that, plus scheduling delays, older than the kill. The kill's
+ * time is put on the process's tick axis through the header's start tick, start time and nominal
+ * rate (an error well below a millisecond over this run). {@value #SLACK_MS} ms of slack for
+ * scheduling keeps this from being timing-flaky on a loaded two-core machine while still failing
+ * if the drainer stalled or wrote only at exit.
+ */
+class KillIT {
+    static final int DRAIN_MS = 5;
+    static final long SLACK_MS = 750;
+
+    @Test
+    void killedProcessLeavesAReadableQueue(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        Path config = ForkedJvm.config(tmp, """
+                drainIntervalMs: %d
+                regions:
+                  - {name: spin.step, class: dev.dprof.it.app.SpinApp, method: step}
+                """.formatted(DRAIN_MS));
+        Running app = ForkedJvm.app(SpinApp.class, tmp).agent(config, out).start();
+        app.awaitLine("running");
+        Thread.sleep(1000);
+        long killMillis = System.currentTimeMillis();
+        Output output = app.kill();
+        assertEquals(137, output.exitCode(), output::toString);
+
+        Map<String, String> before = fingerprint(out);
+        Recording run = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Recording.readOnly(out),
+                "reading a killed process's queue must not wait for the document it left half-written");
+        RunStatistics stats = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                () -> RunStatistics.of(List.of(run.dir())));
+        assertEquals(before, fingerprint(out), "reading must not modify the queue files");
+
+        assertTrue(run.end().isEmpty(), "a killed process has no end record");
+        assertEquals(List.of(), run.problems(), "every document read is complete");
+        List<Event> spin = run.thread("spin");
+        assertEquals(EventKind.THREAD_START, spin.get(0).kind());
+        for (Event e : spin.subList(1, spin.size())) {
+            assertTrue((e.kind() == EventKind.ENTER || e.kind() == EventKind.EXIT) && "spin.step".equals(e.region()),
+                    e::toString);
+        }
+        CountingIT.assertNonDecreasingTicks("spin", spin);
+        long enters = run.count("spin.step", EventKind.ENTER);
+        assertTrue(enters > 1000, "enters recorded: " + enters);
+
+        ProcessHeader header = run.header();
+        assertEquals(DRAIN_MS, header.drainIntervalMs());
+        Event lastEnter = spin.stream().filter(e -> e.kind() == EventKind.ENTER).reduce((a, b) -> b).orElseThrow();
+        double lastEnterMillis = header.startEpochMillis() + header.ticksToNanos(lastEnter.tick() - header.startTick()) / 1e6;
+        double lagMillis = killMillis - lastEnterMillis;
+        assertTrue(lagMillis <= DRAIN_MS + SLACK_MS, "the last event on disk is " + lagMillis + " ms older than the kill");
+        assertTrue(lagMillis >= -50, "the last event on disk is " + -lagMillis + " ms after the kill?");
+
+        assertEquals(1, stats.processes());
+        assertEquals(1, stats.unfinishedProcesses());
+        assertTrue(stats.problems().stream().anyMatch(p -> p.contains("did not end normally")), stats.problems()::toString);
+        RegionStats step = stats.regions().stream().filter(r -> r.name().equals("spin.step")).findFirst().orElseThrow();
+        assertTrue(step.count() >= enters - 1 && step.count() <= enters, "complete calls: " + step.count());
+    }
+
+    /** Size, modification time and SHA-256 of every file under {@code dir}. */
+    static Map<String, String> fingerprint(Path dir) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                files.put(dir.relativize(p).toString(), Files.size(p) + " " + Files.getLastModifiedTime(p)
+                        + " " + sha256(p));
+            }
+        }
+        assertTrue(files.keySet().stream().anyMatch(f -> f.endsWith(".cq4")), "queue files: " + files.keySet());
+        return files;
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+}
