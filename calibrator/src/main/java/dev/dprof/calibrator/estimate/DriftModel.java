@@ -47,23 +47,4 @@ public sealed interface DriftModel {
                     ppmPerSecond);
         }
     }
-
-    /** {@code constant} or {@code bounded:PPM} (ppm per second), as the command line spells it. */
-    static DriftModel parse(String text) {
-        if (text.equals("constant")) {
-            return new Constant();
-        }
-        if (text.startsWith("bounded:")) {
-            try {
-                return new BoundedDrift(Double.parseDouble(text.substring("bounded:".length())));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("bad drift bound in '" + text + "'");
-            }
-        }
-        throw new IllegalArgumentException("unknown drift model '" + text + "' (expected constant or bounded:PPM_PER_S)");
-    }
-
-    static DriftModel defaultModel() {
-        return new BoundedDrift(DEFAULT_PPM_PER_SECOND);
-    }
 }

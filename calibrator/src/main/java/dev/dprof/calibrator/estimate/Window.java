@@ -30,10 +30,11 @@ final class Window {
         this.xs = points.stream().mapToLong(LinePoint::x).min().orElse(0);
         this.xe = points.stream().mapToLong(LinePoint::x).max().orElse(0);
         this.halfCurvature = curvature / 2;
-        List<LinePoint> relaxed = new ArrayList<>(points.size());
+        List<LinePoint> all = new ArrayList<>(points.size());
         for (LinePoint p : points) {
-            relaxed.add(p.relaxed(slack(p.x())));
+            all.add(p.relaxed(slack(p.x())));
         }
+        List<LinePoint> relaxed = PointHull.prune(all);
         this.lines = FeasibleLines.of(relaxed);
         long center = xs / 2 + xe / 2;
         this.low = lines.map(l -> Envelope.of(l, relaxed, true, center)).orElse(null);

@@ -1,0 +1,76 @@
+package dev.dprof.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.calibrator.estimate.CalibrationException;
+import dev.dprof.calibrator.estimate.CalibrationReport;
+import dev.dprof.calibrator.estimate.CalibrationSet;
+import dev.dprof.calibrator.estimate.DriftModels;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dprof calibration show DIR…}: what the calibration files establish, per clock domain. */
+@Command(name = "calibration", mixinStandardHelpOptions = true, description = "Inspect calibration results.",
+        subcommands = CalibrationCommand.Show.class)
+public final class CalibrationCommand {
+
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "Per domain: zeros, zero width, relative-frequency bound, quality, assumption, stretches.")
+    static final class Show implements Callable<Integer> {
+        @Parameters(arity = "1..*", paramLabel = "DIR", description = "folders with *.cal files (searched recursively)")
+        List<Path> dirs;
+
+        @Option(names = "--drift", defaultValue = "bounded:1", paramLabel = "MODEL",
+                description = "constant | bounded:PPM_PER_S (default ${DEFAULT-VALUE})")
+        String drift;
+
+        @Option(names = "--json", description = "print JSON instead of a table")
+        boolean json;
+
+        @Override
+        public Integer call() throws CliException, IOException {
+            CalibrationSet set;
+            try {
+                set = CalibrationSet.load(dirs, DriftModels.parse(drift));
+            } catch (CalibrationException | IllegalArgumentException e) {
+                throw new CliException(e.getMessage());
+            }
+            List<CalibrationReport.Domain> domains = CalibrationReport.of(set);
+            if (json) {
+                System.out.println(Json.MAPPER.writeValueAsString(toJson(set, domains)));
+            } else {
+                print(set, domains);
+            }
+            return 0;
+        }
+
+        private static void print(CalibrationSet set, List<CalibrationReport.Domain> domains) {
+            System.out.println("reference: " + set.reference());
+            System.out.println("assumption: " + set.drift().describe());
+            for (CalibrationReport.Domain d : domains) {
+                System.out.printf(Locale.ROOT, "%s%n  parent %s, %s, %d zeros, median zero width %d ticks (%.2f µs), "
+                                + "mean frequency %.12f … %.12f (width %.3f ppm), %d stretches, %d contradicted%n",
+                        d.domain(), d.parent(), d.quality(), d.zeros(), d.medianZeroWidthTicks(),
+                        d.medianZeroWidthNs() / 1e3, d.frequencyLowApprox(), d.frequencyHighApprox(), d.frequencyWidthPpm(),
+                        d.stretches(), d.contradictedStretches());
+            }
+        }
+
+        private static ObjectNode toJson(CalibrationSet set, List<CalibrationReport.Domain> domains) {
+            ObjectNode root = Json.MAPPER.createObjectNode();
+            root.put("reference", set.reference());
+            root.put("assumption", set.drift().describe());
+            ArrayNode array = root.putArray("domains");
+            for (CalibrationReport.Domain d : domains) {
+                array.add(Json.MAPPER.valueToTree(d));
+            }
+            return root;
+        }
+    }
+}
