@@ -167,6 +167,36 @@ final class Envelope {
                 : value[p] - mulFloor(-d, slopeDownInt[p], slopeDownFrac[p]);
     }
 
+    /** The first x of the piece after {@code p}, or MAX_VALUE. */
+    long nextStart(int p) {
+        return p + 1 < start.length ? start[p + 1] : Long.MAX_VALUE;
+    }
+
+    long anchor(int p) {
+        return anchor[p];
+    }
+
+    long value(int p) {
+        return value[p];
+    }
+
+    /**
+     * The slope of piece p rounded the way the bound needs for offsets of the given sign
+     * ({@code d ≥ 0}: down for the lower envelope, up for the upper; {@code d < 0}: the other),
+     * as {@code {int, frac}}.
+     */
+    long slopeInt(int p, boolean nonNegative) {
+        return lower == nonNegative ? slopeDownInt[p] : slopeUpInt[p];
+    }
+
+    long slopeFrac(int p, boolean nonNegative) {
+        return lower == nonNegative ? slopeDownFrac[p] : slopeUpFrac[p];
+    }
+
+    boolean isLower() {
+        return lower;
+    }
+
     /**
      * {@code floor(d · (fi + ff/2⁶⁴))} with {@code ff} unsigned: {@code d·fi} plus the high word
      * of the 128-bit product {@code d·ff}, which an arithmetic shift makes a floor.

@@ -43,6 +43,44 @@ public final class TickConverter {
         return l != Long.MIN_VALUE && h != Long.MAX_VALUE;
     }
 
+    /**
+     * Converts ascending ticks in bulk, the fast path for a domain that hangs directly off the
+     * reference; deeper paths go tick by tick.
+     *
+     * @return how many got a bound; the others have {@code lo = MIN_VALUE}, {@code hi = MAX_VALUE}
+     */
+    public int convertSorted(long[] ticks, int n, long[] lo, long[] hi) {
+        if (n == 0) {
+            return 0;
+        }
+        if (path.length == 1) {
+            try {
+                path[0].conversion().convertSorted(ticks, n, lo, hi);
+                int bounded = 0;
+                for (int i = 0; i < n; i++) {
+                    if (lo[i] != Long.MIN_VALUE && hi[i] != Long.MAX_VALUE) {
+                        bounded++;
+                    }
+                }
+                return bounded;
+            } catch (ArithmeticException overflow) {
+                // fall through to the checked per-tick path
+            }
+        }
+        int bounded = 0;
+        for (int i = 0; i < n; i++) {
+            if (convert(ticks[i])) {
+                bounded++;
+                lo[i] = this.lo;
+                hi[i] = this.hi;
+            } else {
+                lo[i] = Long.MIN_VALUE;
+                hi[i] = Long.MAX_VALUE;
+            }
+        }
+        return bounded;
+    }
+
     /** The earliest reference reading the tick can correspond to. */
     public long lo() {
         return lo;

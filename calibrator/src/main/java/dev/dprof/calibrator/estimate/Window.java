@@ -23,6 +23,11 @@ final class Window {
     final Optional<FeasibleLines> lines;
     final Envelope low;
     final Envelope high;
+    /** Slack per bucket of the served range, each the maximum over its bucket; empty if unbounded or none. */
+    private final long[] slackBuckets;
+    private final int bucketShift;
+    private final long bucketFrom;
+    private final long bucketTo;
 
     Window(long from, long to, List<LinePoint> points, double curvature) {
         this.from = from;
@@ -39,6 +44,58 @@ final class Window {
         long center = xs / 2 + xe / 2;
         this.low = lines.map(l -> Envelope.of(l, relaxed, true, center)).orElse(null);
         this.high = lines.map(l -> Envelope.of(l, relaxed, false, center)).orElse(null);
+        // Buckets cover the served range, clipped to the points' extent where it is unbounded.
+        bucketFrom = from == Long.MIN_VALUE ? xs : from;
+        bucketTo = to == Long.MAX_VALUE ? xe + 1 : to;
+        if (halfCurvature == 0 || bucketTo <= bucketFrom) {
+            bucketShift = 0;
+            slackBuckets = new long[0];
+        } else {
+            int shift = 0;
+            while (((bucketTo - bucketFrom) >>> shift) > BUCKETS - 1) {
+                shift++;
+            }
+            bucketShift = shift;
+            slackBuckets = new long[(int) ((bucketTo - 1 - bucketFrom) >>> shift) + 1];
+            double mid = (xs / 2.0) + (xe / 2.0);
+            for (int b = 0; b < slackBuckets.length; b++) {
+                long lo = bucketFrom + ((long) b << shift);
+                long hi = Math.min(bucketTo - 1, lo + (1L << shift) - 1);
+                long m = Math.max(slack(lo), slack(hi));
+                if (mid >= lo && mid <= hi) {
+                    m = Math.max(m, slack((long) mid));
+                    m = Math.max(m, slack((long) mid + 1));
+                }
+                slackBuckets[b] = m;
+            }
+        }
+    }
+
+    private static final int BUCKETS = 64;
+
+    /** The first x after {@code x} where {@link #slackFor} may change; MAX_VALUE if never. */
+    long nextSlackChange(long x) {
+        if (halfCurvature == 0) {
+            return Long.MAX_VALUE;
+        }
+        if (slackBuckets.length > 0 && x >= bucketFrom && x < bucketTo) {
+            return Math.min(bucketTo, bucketFrom + ((((x - bucketFrom) >>> bucketShift) + 1) << bucketShift));
+        }
+        return x + 1;
+    }
+
+    /**
+     * The drift widening for a tick served by this window: the bucket maximum inside the served
+     * range (a table lookup instead of floating point per tick), the exact value beyond it.
+     */
+    long slackFor(long x) {
+        if (halfCurvature == 0) {
+            return 0;
+        }
+        if (slackBuckets.length > 0 && x >= bucketFrom && x < bucketTo) {
+            return slackBuckets[(int) ((x - bucketFrom) >>> bucketShift)];
+        }
+        return slack(x);
     }
 
     boolean contradicted() {

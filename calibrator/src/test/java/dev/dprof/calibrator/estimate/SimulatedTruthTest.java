@@ -85,6 +85,23 @@ class SimulatedTruthTest {
             }
             widths[(int) checked++] = converter.hi() - converter.lo();
         }
+        // The bulk path must be just as sound.
+        long[] ticks = new long[events];
+        for (int i = 0; i < events; i++) {
+            ticks[i] = node.read(reals[i]);
+        }
+        long[] lo = new long[events];
+        long[] hi = new long[events];
+        set.converter(node.id).convertSorted(ticks, events, lo, hi);
+        for (int i = 0; i < events; i++) {
+            if (lo[i] != Long.MIN_VALUE) {
+                long truth = reference.read(reals[i]);
+                if (lo[i] > truth || truth > hi[i]) {
+                    contained--;
+                    System.err.printf("bulk not contained: tick %d truth %d in [%d, %d]%n", ticks[i], truth, lo[i], hi[i]);
+                }
+            }
+        }
         long[] w = Arrays.copyOf(widths, (int) checked);
         Arrays.sort(w);
         return new long[] {checked, contained, w.length == 0 ? -1 : w[w.length / 2]};
