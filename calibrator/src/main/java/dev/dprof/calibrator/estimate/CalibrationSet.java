@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.commons.numbers.fraction.BigFraction;
 
 /**
  * Every calibrated domain of a run and how each converts to the reference: the calibration
@@ -143,6 +144,26 @@ public final class CalibrationSet {
             path.add(c);
         }
         return new TickConverter(path);
+    }
+
+    /**
+     * Bounds on the domain's rate in reference ticks per tick, along its path: the product of the
+     * per-hop bounds (the derivative of a composition). {@code [1, 1]} for the reference; null
+     * where a stretch contradicts the assumption.
+     */
+    public BigFraction[] slopeBounds(String domainId) {
+        BigFraction lo = BigFraction.of(1);
+        BigFraction hi = BigFraction.of(1);
+        for (DomainCalibration at = domains.get(domainId); at != null && !at.isReference();
+             at = domains.get(at.parentDomainId().get())) {
+            BigFraction[] b = conversions.get(at.domainId()).slopeBounds();
+            if (b == null) {
+                return null;
+            }
+            lo = lo.multiply(b[0]);
+            hi = hi.multiply(b[1]);
+        }
+        return new BigFraction[] {lo, hi};
     }
 
     /** The worst quality along the domain's path to the reference. */

@@ -130,6 +130,25 @@ public final class DomainConversion {
         return windows.size();
     }
 
+    /**
+     * Bounds on the relative frequency at any point the windows serve, under the drift
+     * assumption: a duration of {@code Δk} node ticks lasts between {@code Δk·lo} and
+     * {@code Δk·hi} parent ticks. Null when a stretch contradicts the assumption.
+     */
+    public BigFraction[] slopeBounds() {
+        BigFraction lo = null;
+        BigFraction hi = null;
+        for (Window w : windows) {
+            if (w.contradicted()) {
+                return null;
+            }
+            BigFraction[] b = w.slopeBounds();
+            lo = lo == null || b[0].compareTo(lo) < 0 ? b[0] : lo;
+            hi = hi == null || b[1].compareTo(hi) > 0 ? b[1] : hi;
+        }
+        return lo == null ? null : new BigFraction[] {lo, hi};
+    }
+
     /** Bounds on the mean relative frequency between the first and last zero; needs no assumption. */
     public BigFraction meanFrequencyLow() {
         return meanFrequencyLow;

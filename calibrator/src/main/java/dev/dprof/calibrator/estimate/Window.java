@@ -3,6 +3,7 @@ package dev.dprof.calibrator.estimate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.commons.numbers.fraction.BigFraction;
 
 /**
  * One stretch of a domain's timeline with its own feasible lines: the whole run under
@@ -96,6 +97,21 @@ final class Window {
             return slackBuckets[(int) ((x - bucketFrom) >>> bucketShift)];
         }
         return slack(x);
+    }
+
+    /**
+     * Bounds on the slope {@code c'(x)} anywhere this window serves: the feasible chord slopes,
+     * widened by how far a derivative can stray from its chord, {@code D·(xe − xs)}.
+     */
+    BigFraction[] slopeBounds() {
+        FeasibleLines l = lines.orElseThrow();
+        if (halfCurvature == 0) {
+            return new BigFraction[] {l.minFrequency(), l.maxFrequency()};
+        }
+        double stray = 2 * halfCurvature * ((double) xe - xs) * (1 + 1e-9) + 1e-15;
+        BigFraction s = BigFraction.from(stray);
+        BigFraction lo = l.minFrequency().subtract(s);
+        return new BigFraction[] {lo.signum() < 0 ? BigFraction.of(0) : lo, l.maxFrequency().add(s)};
     }
 
     boolean contradicted() {

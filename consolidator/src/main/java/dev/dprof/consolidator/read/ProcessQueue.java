@@ -89,6 +89,11 @@ public final class ProcessQueue implements AutoCloseable {
         return problems;
     }
 
+    /** A cursor over the batches of one thread ({@code thread ≥ 0}) or of all threads ({@code -1}). */
+    public BatchCursor batches(long thread) {
+        return new BatchCursor(queue.createTailer(), thread);
+    }
+
     /** Reads every record after the header, in written order. */
     public void read(RecordVisitor visitor) {
         EventBatchReader batch = new EventBatchReader();

@@ -32,12 +32,26 @@ public final class RunStatistics {
     private int openRegions;
     private int unfinishedProcesses;
 
+    /**
+     * The figures of every queue that can be read. A queue that cannot be opened at all (say, of a
+     * process killed after creating its queue and before writing its header) is named in
+     * {@link #problems()} and left out, so the intact ones still count (DESIGN.md, rule 3).
+     *
+     * @throws ReadException if there are queues and none of them can be read
+     */
     public static RunStatistics of(List<Path> queues) throws ReadException {
         RunStatistics stats = new RunStatistics();
+        ReadException first = null;
         for (Path dir : queues) {
             try (ProcessQueue queue = ProcessQueue.open(dir)) {
                 stats.add(queue);
+            } catch (ReadException e) {
+                first = first == null ? e : first;
+                stats.problems.add(e.getMessage() + "; left out");
             }
+        }
+        if (first != null && stats.processes == 0) {
+            throw first;
         }
         return stats;
     }

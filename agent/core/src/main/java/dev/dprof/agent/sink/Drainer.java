@@ -35,7 +35,7 @@ import java.util.function.Consumer;
  */
 public final class Drainer implements RingVisitor, Runnable {
     private static final int SCRATCH_EVENTS = 8192;
-    private static final int COST_ROUNDS = 3;
+    private static final int COST_ROUNDS = 10;
 
     private final QueueSink sink;
     private final RegionTable regions;
@@ -132,7 +132,7 @@ public final class Drainer implements RingVisitor, Runnable {
      * thread, so JIT warm-up does not inflate it.
      */
     private long measureProbeCost() {
-        int pairs = Math.max(16, Math.min(5000, ringEvents / (4 * COST_ROUNDS)));
+        int pairs = Math.max(16, Math.min(1500, ringEvents / (4 * COST_ROUNDS)));
         long best = Long.MAX_VALUE;
         for (int round = 0; round < COST_ROUNDS; round++) {
             long t0 = clock.now();

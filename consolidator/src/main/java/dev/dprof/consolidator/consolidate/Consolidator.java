@@ -1,0 +1,232 @@
+package dev.dprof.consolidator.consolidate;
+
+import dev.dprof.calibrator.estimate.CalibrationException;
+import dev.dprof.calibrator.estimate.CalibrationSet;
+import dev.dprof.calibrator.estimate.DriftModel;
+import dev.dprof.calibrator.estimate.MessageConstraints;
+import dev.dprof.clock.SimulatedClock;
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.consolidator.read.ProcessQueue;
+import dev.dprof.consolidator.read.ReadException;
+import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.RegionInfo;
+import dev.dprof.format.calibration.DomainCalibration;
+import dev.dprof.format.profile.ProfileEventsWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongConsumer;
+import org.apache.commons.numbers.fraction.BigFraction;
+
+/**
+ * Consolidation (DProf §4.3–§4.5): every process's ticks become sound intervals on the
+ * reference clock, and all threads' events one causally consistent stream.
+ *
+ * <ol>
+ * <li>{@link RunInventory}: headers, regions, threads and communication events of every queue.</li>
+ * <li>{@link CausalIndex}: sends matched with receives, barrier exits with their enters.</li>
+ * <li>The calibration, tightened by the matched messages ({@link MessageConstraints}).</li>
+ * <li>One {@link ThreadStream} per thread (its own tailer, one batch in memory, ticks converted in
+ * bulk), merged by {@link CausalMerge} into {@code events.bin}; {@code profile.json} last.</li>
+ * </ol>
+ * Memory is bounded by threads and messages, never by the number of region events.
+ */
+public final class Consolidator {
+    /** How ticks become reference time. */
+    public enum Sync {
+        /** Sound intervals from the calibration (FreeZer). */
+        FREEZER,
+        /** No conversion: only for processes that share one clock domain. */
+        NONE
+    }
+
+    /** What to consolidate and how. */
+    public record Options(List<Path> runs, List<Path> calibration, Path out, Sync sync, DriftModel drift,
+                          Optional<double[]> windowSeconds) {
+    }
+
+    private Consolidator() {
+    }
+
+    /**
+     * Runs the consolidation.
+     *
+     * @param progress told the number of events written so far, now and then
+     */
+    public static ProfileInfo run(Options options, LongConsumer progress) throws ConsolidationException, IOException {
+        List<Path> queues;
+        RunInventory inventory;
+        try {
+            queues = RunDirs.expand(options.runs());
+            inventory = RunInventory.scan(queues);
+        } catch (ReadException e) {
+            throw new ConsolidationException(e.getMessage());
+        }
+        List<String> problems = new ArrayList<>(inventory.problems());
+        CausalIndex causal = new CausalIndex(inventory);
+
+        Set<String> domains = new LinkedHashSet<>();
+        inventory.processes().forEach(p -> domains.add(p.header().domainId()));
+        CalibrationSet calibration = null;
+        String reference;
+        double referenceHz;
+        SimulatedClock referenceTruth;
+        MessageConstraints.Result constrained = null;
+        if (options.sync() == Sync.NONE) {
+            if (domains.size() != 1) {
+                throw new ConsolidationException("--sync none needs one clock domain, but the processes are in "
+                        + domains.size() + ": " + domains + "; give --calibration");
+            }
+            reference = domains.iterator().next();
+            RunInventory.Process first = inventory.processes().get(0);
+            referenceHz = first.header().nominalTickHz();
+            referenceTruth = first.header().simulatedClock().orElse(null);
+        } else {
+            calibration = loadCalibration(options, queues);
+            for (RunInventory.Process p : inventory.processes()) {
+                if (calibration.conversion(p.header().domainId()).isEmpty()) {
+                    throw new ConsolidationException("process " + p.label() + " (" + p.dir() + "): its clock domain "
+                            + p.header().domainId() + " has no calibration in " + options.calibration());
+                }
+            }
+            try {
+                constrained = MessageConstraints.apply(calibration, causal.matched(), MessageConstraints.DEFAULT_ROUNDS);
+            } catch (CalibrationException e) {
+                throw new ConsolidationException(e.getMessage());
+            }
+            calibration = constrained.calibration();
+            reference = calibration.reference();
+            DomainCalibration ref = calibration.domains().stream().filter(DomainCalibration::isReference)
+                    .findFirst().orElseThrow();
+            referenceHz = ref.nominalTickHz();
+            referenceTruth = ref.simulatedClock().map(SimulatedClock::parse).orElse(null);
+        }
+
+        Map<String, Integer> regionIndex = new LinkedHashMap<>();
+        List<ProfileInfo.Region> regions = new ArrayList<>();
+        List<ProfileInfo.Stream> streamInfos = new ArrayList<>();
+        List<ProfileInfo.Process> processInfos = new ArrayList<>();
+        List<ProcessQueue> open = new ArrayList<>();
+        List<ThreadStream> streams = new ArrayList<>();
+        boolean truth = referenceTruth != null
+                && inventory.processes().stream().allMatch(p -> p.header().simulatedClock().isPresent());
+        try {
+            for (RunInventory.Process p : inventory.processes()) {
+                int[] map = regionMap(p, regionIndex, regions);
+                ProcessQueue queue = ProcessQueue.open(p.dir());
+                open.add(queue);
+                for (long thread : p.threads()) {
+                    int stream = streamInfos.size();
+                    streamInfos.add(new ProfileInfo.Stream(stream, p.index(), thread, p.threadName(thread)));
+                    streams.add(new ThreadStream(stream, p.index(), queue.batches(thread),
+                            calibration == null ? null : calibration.converter(p.header().domainId()),
+                            truth ? referenceTruth : null, map, causal.dependencies(p.index(), thread),
+                            causal.signals(p.index(), thread)));
+                }
+                processInfos.add(processInfo(p, calibration));
+            }
+            Files.createDirectories(options.out());
+            CausalMerge merge = new CausalMerge(causal, streams);
+            long written;
+            long[] origin = {Long.MIN_VALUE};
+            try (ProfileEventsWriter writer = new ProfileEventsWriter(options.out().resolve(Profile.EVENTS), truth)) {
+                written = merge.run(e -> {
+                    if (origin[0] == Long.MIN_VALUE) {
+                        origin[0] = e.lo;
+                    }
+                    writer.write(e);
+                    if ((writer.events() & 0xFFFF) == 0) {
+                        progress.accept(writer.events());
+                    }
+                });
+            }
+            progress.accept(written);
+            if (merge.unbounded() > 0) {
+                problems.add(merge.unbounded() + " events fell where the data contradict the drift assumption;"
+                        + " they have no sound bound and are left out");
+            }
+            if (merge.conflicts() > 0) {
+                problems.add(merge.conflicts() + " causality conflicts (matched keys that contradict program order)");
+            }
+            int unused = constrained == null ? 0 : constrained.unused();
+            ProfileInfo info = new ProfileInfo(ProfileInfo.FORMAT_VERSION, options.sync().name().toLowerCase(),
+                    calibration == null ? "none: one clock domain, raw ticks" : calibration.drift().describe(),
+                    reference, referenceHz, window(options.windowSeconds(), origin[0], referenceHz), truth,
+                    processInfos, streamInfos, regions,
+                    new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
+                            causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
+                            unused, causal.barrierInstanceCount()),
+                    written, merge.conflicts(), merge.unbounded(), problems);
+            Profile.writeInfo(options.out(), info);
+            return info;
+        } catch (ReadException | CalibrationException | FormatException e) {
+            throw new ConsolidationException(e.getMessage());
+        } finally {
+            open.forEach(ProcessQueue::close);
+        }
+    }
+
+    private static CalibrationSet loadCalibration(Options options, List<Path> queues) throws ConsolidationException {
+        List<Path> dirs = new ArrayList<>(options.calibration());
+        for (Path q : queues) {
+            Path own = q.resolve("calibration");
+            if (Files.isDirectory(own)) {
+                dirs.add(own);
+            }
+        }
+        if (dirs.isEmpty()) {
+            throw new ConsolidationException("no calibration: give --calibration DIR (or --sync none for one clock domain)");
+        }
+        try {
+            return CalibrationSet.load(dirs, options.drift());
+        } catch (CalibrationException e) {
+            throw new ConsolidationException(e.getMessage());
+        }
+    }
+
+    /** The process's region ids mapped to global indexes, regions being the same across processes by name. */
+    private static int[] regionMap(RunInventory.Process p, Map<String, Integer> index, List<ProfileInfo.Region> regions) {
+        int max = p.regions().keySet().stream().mapToInt(Integer::intValue).max().orElse(-1);
+        int[] map = new int[max + 1];
+        java.util.Arrays.fill(map, -1);
+        for (RegionInfo r : p.regions().values()) {
+            map[r.id()] = index.computeIfAbsent(r.name(), name -> {
+                regions.add(new ProfileInfo.Region(regions.size(), name, r.kind()));
+                return regions.size() - 1;
+            });
+        }
+        return map;
+    }
+
+    private static ProfileInfo.Process processInfo(RunInventory.Process p, CalibrationSet calibration) {
+        BigFraction[] slope = calibration == null ? new BigFraction[] {BigFraction.of(1), BigFraction.of(1)}
+                : calibration.slopeBounds(p.header().domainId());
+        String quality = calibration == null ? "REFERENCE" : calibration.quality(p.header().domainId()).name();
+        return new ProfileInfo.Process(p.index(), p.header().host(), p.header().pid(), p.header().domainId(), quality,
+                p.header().nominalTickHz(), p.header().probeCostTicksX1024() / 1024.0,
+                p.header().simulatedClock().map(SimulatedClock::spec).orElse(null),
+                p.end().map(e -> e.lostEvents()).orElse(0L), p.end().isPresent(),
+                slope == null ? null : slope[0].getNumerator() + "/" + slope[0].getDenominator(),
+                slope == null ? null : slope[1].getNumerator() + "/" + slope[1].getDenominator(),
+                slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue());
+    }
+
+    private static ProfileInfo.Window window(Optional<double[]> seconds, long origin, double hz) {
+        if (seconds.isEmpty() || origin == Long.MIN_VALUE) {
+            return null;
+        }
+        double[] w = seconds.get();
+        long from = Double.isNaN(w[0]) ? Long.MIN_VALUE : origin + (long) Math.floor(w[0] * hz);
+        long to = Double.isNaN(w[1]) ? Long.MAX_VALUE : origin + (long) Math.ceil(w[1] * hz);
+        return new ProfileInfo.Window(from, to);
+    }
+}

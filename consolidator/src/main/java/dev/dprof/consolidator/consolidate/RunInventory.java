@@ -1,0 +1,158 @@
+package dev.dprof.consolidator.consolidate;
+
+import dev.dprof.consolidator.read.ProcessQueue;
+import dev.dprof.consolidator.read.ReadException;
+import dev.dprof.consolidator.read.RecordVisitor;
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RegionInfo;
+import dev.dprof.format.ThreadInfo;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The consolidator's first pass: one sequential read of every process queue that learns what
+ * the second pass needs — headers, region tables, threads, and every communication event
+ * (sends, receives, barrier enters and exits) with its local tick, for matching and for the
+ * calibration's extra constraints. Region events are counted, not kept.
+ */
+public final class RunInventory {
+    /** Columns of {@link #communication}. */
+    static final int PROCESS = 0;
+    static final int THREAD = 1;
+    static final int KIND = 2;
+    static final int REGION = 3;
+    static final int TICK = 4;
+    static final int A = 5;
+    static final int B = 6;
+
+    /** One process of the run. */
+    public static final class Process {
+        final int index;
+        final Path dir;
+        final ProcessHeader header;
+        final Map<Integer, RegionInfo> regions = new LinkedHashMap<>();
+        final Map<Long, String> threadNames = new LinkedHashMap<>();
+        final List<Long> threads = new ArrayList<>();
+        Optional<ProcessEnd> end = Optional.empty();
+        long events;
+
+        Process(int index, Path dir, ProcessHeader header) {
+            this.index = index;
+            this.dir = dir;
+            this.header = header;
+        }
+
+        public int index() {
+            return index;
+        }
+
+        public Path dir() {
+            return dir;
+        }
+
+        public ProcessHeader header() {
+            return header;
+        }
+
+        public Map<Integer, RegionInfo> regions() {
+            return regions;
+        }
+
+        public List<Long> threads() {
+            return threads;
+        }
+
+        public String threadName(long thread) {
+            return threadNames.getOrDefault(thread, "thread-" + thread);
+        }
+
+        public Optional<ProcessEnd> end() {
+            return end;
+        }
+
+        public long events() {
+            return events;
+        }
+
+        public String label() {
+            return header.host() + "-" + header.pid();
+        }
+    }
+
+    private final List<Process> processes = new ArrayList<>();
+    final LongColumns communication = new LongColumns(7);
+    private final List<String> problems = new ArrayList<>();
+
+    public static RunInventory scan(List<Path> queues) throws ReadException {
+        RunInventory inventory = new RunInventory();
+        for (Path dir : queues) {
+            try (ProcessQueue queue = ProcessQueue.open(dir)) {
+                Process process = new Process(inventory.processes.size(), dir, queue.header());
+                inventory.processes.add(process);
+                queue.read(inventory.new Scanner(process));
+                inventory.problems.addAll(queue.problems());
+            }
+        }
+        return inventory;
+    }
+
+    public List<Process> processes() {
+        return processes;
+    }
+
+    public List<String> problems() {
+        return problems;
+    }
+
+    public long events() {
+        return processes.stream().mapToLong(p -> p.events).sum();
+    }
+
+    private final class Scanner implements RecordVisitor {
+        private final Process process;
+
+        Scanner(Process process) {
+            this.process = process;
+        }
+
+        @Override
+        public void region(RegionInfo region) {
+            process.regions.put(region.id(), region);
+        }
+
+        @Override
+        public void thread(ThreadInfo thread) {
+            process.threadNames.put(thread.threadId(), thread.name());
+        }
+
+        @Override
+        public void batch(EventBatchReader events) throws FormatException {
+            long thread = events.threadId();
+            if (!process.threads.contains(thread)) {
+                process.threads.add(thread);
+            }
+            while (events.next()) {
+                process.events++;
+                switch (events.kind) {
+                    case SEND, RECEIVE, BARRIER_ENTER, BARRIER_EXIT -> communication.add(process.index, thread,
+                            events.kind.code, events.region, events.tick, events.a, events.b);
+                    default -> {
+                        // region and thread events are read again in the second pass
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void end(ProcessEnd end) {
+            process.end = Optional.of(end);
+        }
+    }
+}

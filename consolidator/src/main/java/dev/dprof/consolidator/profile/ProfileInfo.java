@@ -1,0 +1,50 @@
+package dev.dprof.consolidator.profile;
+
+import java.util.List;
+
+/**
+ * What a consolidated profile is (its {@code profile.json}): the processes and threads whose
+ * events it holds, the regions by global index, the calibration it rests on and what matching
+ * found. Bounds in the events are in reference ticks; {@code referenceTickHz} turns them into
+ * nanoseconds for display only.
+ *
+ * @param sync          {@code freezer} (sound intervals) or {@code none} (one domain, raw ticks)
+ * @param assumption    the drift assumption every bound rests on
+ * @param window        the analysed span chosen at consolidation, or null for the whole run
+ * @param truth         whether events carry their truth (simulated clocks)
+ */
+public record ProfileInfo(int formatVersion, String sync, String assumption, String referenceDomain,
+                          double referenceTickHz, Window window, boolean truth, List<Process> processes,
+                          List<Stream> streams, List<Region> regions, Messages messages, long events,
+                          long causalityConflicts, long unboundedEvents, List<String> problems) {
+
+    public static final int FORMAT_VERSION = 1;
+
+    /** One process: its clock domain, how well that domain is calibrated, and its rate bounds. */
+    public record Process(int index, String host, long pid, String domain, String quality, double nominalTickHz,
+                          double probeCostTicks, String simulatedClock, long lostEvents, boolean ended,
+                          String slopeLow, String slopeHigh, double slopeLowApprox, double slopeHighApprox) {
+    }
+
+    /** One thread. */
+    public record Stream(int index, int process, long thread, String name) {
+    }
+
+    /** A region, identified across processes by its name. */
+    public record Region(int index, String name, String kind) {
+    }
+
+    /** What message and barrier matching found. */
+    public record Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
+                           int usedForCalibration, int unusedForCalibration, int barrierInstances) {
+    }
+
+    /** A span in reference ticks. */
+    public record Window(long fromTick, long toTick) {
+    }
+
+    /** Reference ticks to nanoseconds at the reference's nominal rate: for display only. */
+    public double ticksToNanos(double ticks) {
+        return ticks * 1e9 / referenceTickHz;
+    }
+}
