@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "dprof", mixinStandardHelpOptions = true, version = "dprof 0.1.0",
         description = "Distributed JVM profiler whose results are bounds proven by clock calibration.",
-        subcommands = {DemoCommand.class, StatsCommand.class, AttachCommand.class})
+        subcommands = {DemoCommand.class, StatsCommand.class, AttachCommand.class, CalibrationCommand.class,
+                CalibrateCommand.class, TestbedCommand.class, ConsolidateCommand.class, AnalyzeCommand.class})
 public final class Main {
     public static void main(String[] args) {
         System.setProperty("chronicle.analytics.disable", "true");
@@ -27,6 +28,13 @@ public final class Main {
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println("dprof: " + (e instanceof CliException ? e.getMessage() : e.toString()));
             return 1;
+        });
+        // picocli's own syntax errors (a missing or unknown option): one line, not the usage dump.
+        cli.setParameterExceptionHandler((e, line) -> {
+            CommandLine where = e.getCommandLine();
+            where.getErr().println("dprof: " + e.getMessage().strip().replace('\n', ' ') + " (try '"
+                    + where.getCommandSpec().qualifiedName() + " --help')");
+            return CommandLine.ExitCode.USAGE;
         });
         return cli.execute(args);
     }
