@@ -2,9 +2,14 @@ package dev.dprof.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.consolidator.analysis.stats.Bound;
+import dev.dprof.consolidator.analysis.stats.Durations;
+import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
+import dev.dprof.consolidator.analysis.stats.TruthDurations;
 import dev.dprof.consolidator.analysis.straggler.StragglerScore;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -15,7 +20,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code dprof analyze PROFILE <analysis>}: analyses of a consolidated profile, as bounds. */
 @Command(name = "analyze", mixinStandardHelpOptions = true, description = "Analyses of a consolidated profile.",
-        subcommands = {AnalyzeCommand.Straggler.class})
+        subcommands = {AnalyzeCommand.Straggler.class, AnalyzeCommand.Stats.class})
 public final class AnalyzeCommand {
     @Parameters(index = "0", paramLabel = "PROFILE", description = "a folder written by 'dprof consolidate'")
     Path profile;
@@ -97,6 +102,231 @@ public final class AnalyzeCommand {
             root.put("spanSecondsMin", r.spanSecondsMin());
             root.put("spanSecondsMax", r.spanSecondsMax());
             return root;
+        }
+    }
+
+    @Command(name = "stats", mixinStandardHelpOptions = true,
+            description = "Per-region count, total, mean, min and max of inclusive times as sound [lo, hi], probe cost "
+                    + "subtracted; the same by calling region; message transmission and barrier delays per process pair.")
+    static final class Stats implements Callable<Integer> {
+        @ParentCommand
+        AnalyzeCommand parent;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            ProfileStatistics.Result r;
+            try {
+                r = ProfileStatistics.compute(parent.open());
+            } catch (ProfileException e) {
+                throw new CliException(e.getMessage());
+            }
+            if (json) {
+                System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
+            } else {
+                print(r, System.out);
+            }
+            r.notes().forEach(n -> System.err.println("dprof: " + n));
+            return 0;
+        }
+
+        static void print(ProfileStatistics.Result r, PrintStream out) {
+            ProfileStatistics.Totals t = r.totals();
+            out.printf(Locale.ROOT, "statistics (%s; %s)%n", r.quality(), r.assumption());
+            out.printf(Locale.ROOT, "%d events, %d instances, %d still open; probe cost subtracted per instance: "
+                            + "(events nested in it + 1) × its process's probe cost%n", t.events(), t.instances(), t.open());
+            String truth = r.truth() ? String.format(Locale.ROOT, " %14s", "truth ms") : "";
+            out.printf(Locale.ROOT, "%-32s %9s %5s %-25s %-23s %-23s %-23s %11s %-25s%s%n", "region", "count", "open",
+                    "total ms [lo, hi]", "mean µs", "min µs", "max µs", "−probe ms", "measured total ms", truth);
+            for (ProfileStatistics.RegionFigures f : r.regions()) {
+                Durations d = f.corrected();
+                out.printf(Locale.ROOT, "%-32s %9d %5d %-25s %-23s %-23s %-23s %11s %-25s%s%n", clip(f.name(), 32),
+                        f.count(), f.open(), range(r, d.total(), 1e6), range(r, d.mean(), 1e3), range(r, d.min(), 1e3),
+                        range(r, d.max(), 1e3), fixed(r.nanos(f.correction().hi()) / 1e6),
+                        range(r, f.measured().total(), 1e6), truthColumn(r, f.truth()));
+            }
+            out.printf(Locale.ROOT, "%-32s %9s %5s %-25s %-23s %-23s %-23s %11s%n", "(all regions)", "", "", "", "", "", "",
+                    fixed(r.nanos(t.probeCorrection().hi()) / 1e6));
+            out.printf(Locale.ROOT, "(%s, %s GHz, shown in ms and µs. Each [lo, hi] is a sound bound; the figures "
+                    + "have the probe cost taken off ('−probe', summed over nested regions on the last line), "
+                    + "'measured' keeps it%s.)%n", ProfileStatistics.UNIT,
+                    String.format(Locale.ROOT, "%.4f", r.referenceTickHz() / 1e9),
+                    r.truth() ? "; the truth is of the measured time" : "");
+            if (!r.callers().isEmpty()) {
+                out.println();
+                out.printf(Locale.ROOT, "%-50s %9s %5s %-25s %-23s %-23s %-23s %11s %-25s%s%n", "caller → region", "count",
+                        "open", "total ms [lo, hi]", "mean µs", "min µs", "max µs", "−probe ms", "measured total ms", truth);
+                for (ProfileStatistics.RegionFigures f : r.callers()) {
+                    Durations d = f.corrected();
+                    out.printf(Locale.ROOT, "%-50s %9d %5d %-25s %-23s %-23s %-23s %11s %-25s%s%n",
+                            clip(f.caller() + " → " + f.name(), 50), f.count(), f.open(), range(r, d.total(), 1e6),
+                            range(r, d.mean(), 1e3), range(r, d.min(), 1e3), range(r, d.max(), 1e3),
+                            fixed(r.nanos(f.correction().hi()) / 1e6), range(r, f.measured().total(), 1e6),
+                            truthColumn(r, f.truth()));
+                }
+            }
+            boolean messages = r.peers().stream().anyMatch(p -> p.transmission().count() > 0);
+            if (messages) {
+                out.println();
+                out.printf(Locale.ROOT, "%-44s %9s %-25s %-23s %-23s %-23s%s%n", "sender → receiver", "messages",
+                        "transmission ms", "mean µs", "min µs", "max µs", truth);
+                for (ProfileStatistics.PeerFigures p : r.peers()) {
+                    Durations d = p.transmission();
+                    if (d.count() > 0) {
+                        out.printf(Locale.ROOT, "%-44s %9d %-25s %-23s %-23s %-23s%s%n",
+                                clip(p.fromLabel() + " → " + p.toLabel(), 44), d.count(), range(r, d.total(), 1e6),
+                                range(r, d.mean(), 1e3), range(r, d.min(), 1e3), range(r, d.max(), 1e3),
+                                truthColumn(r, p.transmissionTruth()));
+                    }
+                }
+            }
+            boolean barriers = r.peers().stream().anyMatch(p -> p.barrierInstances() > 0);
+            if (barriers || !r.barrierWaits().isEmpty()) {
+                out.println();
+                out.printf(Locale.ROOT, "%-44s %9s %-25s%s%n", "barrier: process waited for → process", "instances",
+                        "sync delay ms", r.truth() ? String.format(Locale.ROOT, " %14s", "truth ms") : "");
+                for (ProfileStatistics.PeerFigures p : r.peers()) {
+                    if (p.barrierInstances() > 0) {
+                        out.printf(Locale.ROOT, "%-44s %9d %-25s%s%n", clip(p.fromLabel() + " → " + p.toLabel(), 44),
+                                p.barrierInstances(), range(r, p.syncDelay(), 1e6), truthTotal(r, p.syncDelayTruth()));
+                    }
+                }
+                for (ProfileStatistics.BarrierWait w : r.barrierWaits()) {
+                    out.printf(Locale.ROOT, "%-44s %9d %-25s%s%n", clip(w.label() + " → last enter", 44), w.instances(),
+                            range(r, w.delay(), 1e6), truthTotal(r, w.truth()));
+                }
+            }
+        }
+
+        private static String truthColumn(ProfileStatistics.Result r, TruthDurations t) {
+            if (!r.truth()) {
+                return "";
+            }
+            return String.format(Locale.ROOT, " %14s", t == null ? "-" : fixed(r.nanos(t.total()) / 1e6));
+        }
+
+        private static String truthTotal(ProfileStatistics.Result r, Long ticks) {
+            if (!r.truth()) {
+                return "";
+            }
+            return String.format(Locale.ROOT, " %14s", ticks == null ? "-" : fixed(r.nanos(ticks) / 1e6));
+        }
+
+        private static String range(ProfileStatistics.Result r, Bound b, double per) {
+            return "[" + fixed(r.nanos(b.lo()) / per) + ", "
+                    + (b.bounded() ? fixed(r.nanos(b.hi()) / per) : "∞") + "]";
+        }
+
+        private static String fixed(double v) {
+            return String.format(Locale.ROOT, "%.3f", v);
+        }
+
+        private static String clip(String s, int width) {
+            return s.length() <= width ? s : s.substring(0, width - 1) + "…";
+        }
+
+        static ObjectNode toJson(ProfileStatistics.Result r) {
+            ObjectNode root = Json.MAPPER.createObjectNode();
+            ArrayNode regions = root.putArray("regions");
+            for (ProfileStatistics.RegionFigures f : r.regions()) {
+                figures(r, regions.addObject().put("name", f.name()).put("kind", f.kind()), f);
+            }
+            ArrayNode callers = root.putArray("callers");
+            for (ProfileStatistics.RegionFigures f : r.callers()) {
+                figures(r, callers.addObject().put("caller", f.caller()).put("name", f.name()), f);
+            }
+            ArrayNode peers = root.putArray("peers");
+            for (ProfileStatistics.PeerFigures p : r.peers()) {
+                ObjectNode n = peers.addObject().put("from", p.from()).put("fromLabel", p.fromLabel())
+                        .put("to", p.to()).put("toLabel", p.toLabel()).put("quality", p.quality())
+                        .put("messages", p.transmission().count());
+                durations(r, n.putObject("transmissionNs"), p.transmission());
+                if (p.transmissionTruth() != null) {
+                    truth(r, n.putObject("truthTransmissionNs"), p.transmissionTruth());
+                }
+                n.put("barrierInstances", p.barrierInstances());
+                bound(r, n.putObject("syncDelayNs"), p.syncDelay());
+                if (p.syncDelayTruth() != null) {
+                    n.put("truthSyncDelayNs", r.nanos(p.syncDelayTruth()));
+                }
+            }
+            ArrayNode waits = root.putArray("barrierWaits");
+            for (ProfileStatistics.BarrierWait w : r.barrierWaits()) {
+                ObjectNode n = waits.addObject().put("process", w.process()).put("label", w.label())
+                        .put("quality", w.quality()).put("instances", w.instances());
+                bound(r, n.putObject("waitNs"), w.delay());
+                if (w.truth() != null) {
+                    n.put("truthWaitNs", r.nanos(w.truth()));
+                }
+            }
+            ProfileStatistics.Totals t = r.totals();
+            ObjectNode totals = root.putObject("totals").put("events", t.events()).put("instances", t.instances())
+                    .put("open", t.open()).put("outsideWindow", t.outsideWindow())
+                    .put("unpairedEnters", t.unpairedEnters()).put("unpairedExits", t.unpairedExits())
+                    .put("backwardTicks", t.backwardTicks()).put("probeCorrectionNs", r.nanos(t.probeCorrection().hi()));
+            bound(r, totals.putObject("probeCorrectionRangeNs"), t.probeCorrection());
+            bound(r, totals.putObject("probeCostNs"), t.probeCost());
+            totals.put("matchedMessages", t.matchedMessages()).put("unmatchedSends", t.unmatchedSends())
+                    .put("unmatchedReceives", t.unmatchedReceives()).put("ambiguousMessages", t.ambiguousMessages())
+                    .put("barrierInstances", t.barrierInstances())
+                    .put("unfinishedBarrierInstances", t.unfinishedBarrierInstances());
+            root.put("unit", ProfileStatistics.UNIT);
+            root.put("referenceTickHz", r.referenceTickHz());
+            root.put("quality", r.quality());
+            root.put("assumption", r.assumption());
+            root.put("truth", r.truth());
+            root.put("probeCost", "subtracted per instance: max(0, Δk − (nested events + 1) × probe cost) × [slopeLow, "
+                    + "slopeHigh]; the uncorrected figures are under 'uncorrected'");
+            ArrayNode notes = root.putArray("notes");
+            r.notes().forEach(notes::add);
+            return root;
+        }
+
+        private static void figures(ProfileStatistics.Result r, ObjectNode n, ProfileStatistics.RegionFigures f) {
+            n.put("count", f.count()).put("open", f.open()).put("outsideWindow", f.outsideWindow())
+                    .put("quality", f.quality());
+            Durations d = f.corrected();
+            bound(r, n.putObject("totalNs"), d.total());
+            bound(r, n.putObject("meanNs"), d.mean());
+            bound(r, n.putObject("minNs"), d.min());
+            bound(r, n.putObject("maxNs"), d.max());
+            n.put("probeCorrectionNs", r.nanos(f.correction().hi()));
+            bound(r, n.putObject("probeCorrectionRangeNs"), f.correction());
+            ObjectNode u = n.putObject("uncorrected");
+            Durations m = f.measured();
+            bound(r, u.putObject("totalNs"), m.total());
+            bound(r, u.putObject("meanNs"), m.mean());
+            bound(r, u.putObject("minNs"), m.min());
+            bound(r, u.putObject("maxNs"), m.max());
+            TruthDurations t = f.truth();
+            if (t != null) {
+                n.put("truthTotalNs", r.nanos(t.total())).put("truthMeanNs", r.nanos(t.mean()))
+                        .put("truthMinNs", r.nanos(t.min())).put("truthMaxNs", r.nanos(t.max()));
+            }
+        }
+
+        private static void durations(ProfileStatistics.Result r, ObjectNode n, Durations d) {
+            bound(r, n.putObject("total"), d.total());
+            bound(r, n.putObject("mean"), d.mean());
+            bound(r, n.putObject("min"), d.min());
+            bound(r, n.putObject("max"), d.max());
+        }
+
+        private static void truth(ProfileStatistics.Result r, ObjectNode n, TruthDurations t) {
+            n.put("total", r.nanos(t.total())).put("mean", r.nanos(t.mean())).put("min", r.nanos(t.min()))
+                    .put("max", r.nanos(t.max()));
+        }
+
+        /** {@code {"lo", "hi"}} in ns; an unbounded {@code hi} is null. */
+        private static void bound(ProfileStatistics.Result r, ObjectNode n, Bound b) {
+            n.put("lo", r.nanos(b.lo()));
+            if (b.bounded()) {
+                n.put("hi", r.nanos(b.hi()));
+            } else {
+                n.putNull("hi");
+            }
         }
     }
 }
