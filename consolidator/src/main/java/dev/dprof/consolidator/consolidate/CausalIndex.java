@@ -3,6 +3,7 @@ package dev.dprof.consolidator.consolidate;
 import dev.dprof.calibrator.estimate.MatchedMessage;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.TcpRegions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,7 +11,8 @@ import java.util.Map;
 
 /**
  * Matches communication events into the facts the merge and the calibration rely on: each
- * receive with its send ({@code send(c, s)} ↔ {@code receive(c, s)}), each barrier exit with the
+ * receive with its send ({@code send(c, s)} ↔ {@code receive(c, s)}; for TCP byte streams the read
+ * with the write that sent its last byte, see {@link TcpRegions}), each barrier exit with the
  * enters of its instance (same barrier region name and key). Nothing is invented: a receive
  * without a send, a send without a receive, or a key sent twice is reported and imposes no order.
  *
@@ -26,6 +28,7 @@ final class CausalIndex {
     /** Per stream, by ordinal: what each communication event signals (a send's row, an enter's instance). */
     private final Map<StreamId, int[]> signals = new HashMap<>();
     private final List<MatchedMessage> matched = new ArrayList<>();
+    private final java.util.Set<Integer> matchedTcpWrites = new java.util.HashSet<>();
     private final int[] barrierEnters;
     private int unmatchedSends;
     private int unmatchedReceives;
@@ -62,8 +65,15 @@ final class CausalIndex {
         });
 
         Map<MessageKey, Integer> sends = new HashMap<>();
+        Map<Long, java.util.TreeMap<Long, Integer>> tcpWrites = new HashMap<>();
         for (int r = 0; r < rows; r++) {
-            if (c.get(r, RunInventory.KIND) == EventCodes.SEND) {
+            if (c.get(r, RunInventory.KIND) == EventCodes.SEND && TcpRegions.WRITE.equals(regionName(r))) {
+                Integer previous = tcpWrites.computeIfAbsent(c.get(r, RunInventory.A), k -> new java.util.TreeMap<>())
+                        .put(c.get(r, RunInventory.B), r);
+                if (previous != null) {
+                    ambiguous++;
+                }
+            } else if (c.get(r, RunInventory.KIND) == EventCodes.SEND) {
                 Integer previous = sends.put(new MessageKey(c.get(r, RunInventory.A), c.get(r, RunInventory.B)), r);
                 if (previous != null) {
                     ambiguous++;
@@ -77,7 +87,16 @@ final class CausalIndex {
         for (int r = 0; r < rows; r++) {
             long kind = c.get(r, RunInventory.KIND);
             StreamId id = new StreamId((int) c.get(r, RunInventory.PROCESS), c.get(r, RunInventory.THREAD));
-            if (kind == EventCodes.RECEIVE) {
+            if (kind == EventCodes.RECEIVE && TcpRegions.READ.equals(regionName(r))) {
+                java.util.TreeMap<Long, Integer> writes = tcpWrites.get(c.get(r, RunInventory.A));
+                var write = writes == null ? null : writes.floorEntry(c.get(r, RunInventory.B) - 1);
+                if (write == null) {
+                    unmatchedReceives++;
+                    continue;
+                }
+                matchedTcpWrites.add(write.getValue());
+                link(id, ordinal, r, write.getValue());
+            } else if (kind == EventCodes.RECEIVE) {
                 MessageKey key = new MessageKey(c.get(r, RunInventory.A), c.get(r, RunInventory.B));
                 Integer send = sends.get(key);
                 if (send == null || send < 0) {
@@ -85,11 +104,7 @@ final class CausalIndex {
                     continue;
                 }
                 received.merge(key, 1, Integer::sum);
-                dependencies.get(id)[ordinal[r]] = send;
-                signals.get(new StreamId((int) c.get(send, RunInventory.PROCESS), c.get(send, RunInventory.THREAD)))
-                        [ordinal[send]] = send;
-                matched.add(new MatchedMessage(domain(send), c.get(send, RunInventory.TICK), domain(r),
-                        c.get(r, RunInventory.TICK)));
+                link(id, ordinal, r, send);
             } else if (kind == EventCodes.BARRIER_ENTER || kind == EventCodes.BARRIER_EXIT) {
                 BarrierKey key = new BarrierKey(regionName(r), c.get(r, RunInventory.A));
                 int instance = instances.computeIfAbsent(key, k -> {
@@ -109,8 +124,24 @@ final class CausalIndex {
                 unmatchedSends++;
             }
         }
+        for (java.util.TreeMap<Long, Integer> writes : tcpWrites.values()) {
+            for (int w : writes.values()) {
+                if (!matchedTcpWrites.contains(w)) {
+                    unmatchedSends++;
+                }
+            }
+        }
         barrierInstances = instances.size();
         barrierEnters = enters.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Records that receive {@code r} waits for send {@code send}, and the pair for the calibration. */
+    private void link(StreamId receiver, int[] ordinal, int r, int send) {
+        LongColumns c = inventory.communication;
+        dependencies.get(receiver)[ordinal[r]] = send;
+        signals.get(new StreamId((int) c.get(send, RunInventory.PROCESS), c.get(send, RunInventory.THREAD)))
+                [ordinal[send]] = send;
+        matched.add(new MatchedMessage(domain(send), c.get(send, RunInventory.TICK), domain(r), c.get(r, RunInventory.TICK)));
     }
 
     private String domain(int row) {

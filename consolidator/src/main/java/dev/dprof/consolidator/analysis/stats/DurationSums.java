@@ -7,7 +7,7 @@ import org.apache.commons.numbers.fraction.BigFraction;
 /**
  * The instances of one region (or one caller → region pair), accumulated per process in that
  * process's own ticks, so that every figure is converted once, exactly, at the end: a total over
- * a process is {@code (Σ Δk) × [slopeLow, slopeHigh]}, and the sum over processes of those exact
+ * a process is {@code [(ΣΔk − #{Δk ≥ 1})·slopeLow, (ΣΔk + count)·slopeHigh]}, and the sum over processes of those exact
  * rationals is rounded outward once. Per instance the cost is a few long additions.
  *
  * <p>The probe-corrected duration of an instance is kept in 1/1024 of a tick (the unit the probe

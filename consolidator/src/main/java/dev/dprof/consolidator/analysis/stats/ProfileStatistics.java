@@ -33,7 +33,7 @@ import org.apache.commons.numbers.fraction.BigFraction;
  * "Durations"): the zero widths cancel, only the frequency uncertainty remains — never
  * {@code hi₂ − lo₁}. The ±1 is the readings' quantisation: a reading {@code k} stands for a
  * continuous clock value in {@code [k, k+1)}.
- * Totals are {@code (Σ Δk) × slope} per process, summed over processes as exact rationals and
+ * Totals are {@code [(ΣΔk − #{Δk ≥ 1})·slopeLow, (ΣΔk + count)·slopeHigh]} per process, summed over processes as exact rationals and
  * rounded outward once; the mean is the total over the count; the minimum lies in
  * {@code [min lo_i, min hi_i]}, the maximum in {@code [max lo_i, max hi_i]}.
  * <ul>

@@ -1,0 +1,102 @@
+package dev.dprof.consolidator.analysis.stats;
+
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.EventKind;
+import dev.dprof.format.profile.ProfileEvent;
+import dev.dprof.format.profile.ProfileEventsWriter;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A hand-built consolidated profile: processes with exact slope bounds and probe costs, threads,
+ * regions, and events written in the order given (the test's causal order) with
+ * {@link ProfileEventsWriter} and {@link Profile#writeInfo}. The reference runs at 1 GHz, so a
+ * reference tick is a nanosecond.
+ */
+final class TinyProfile {
+    private final Path dir;
+    private final boolean truth;
+    private final List<ProfileInfo.Process> processes = new ArrayList<>();
+    private final List<ProfileInfo.Stream> streams = new ArrayList<>();
+    private final List<ProfileInfo.Region> regions = new ArrayList<>();
+    private final List<ProfileEvent> events = new ArrayList<>();
+    private ProfileInfo.Window window;
+
+    TinyProfile(Path dir, boolean truth) {
+        this.dir = dir;
+        this.truth = truth;
+    }
+
+    /** A process with rate bounds "num/den" (null: unbounded), a probe cost in ticks and a quality. */
+    int process(String slopeLow, String slopeHigh, double probeCostTicks, String quality) {
+        int index = processes.size();
+        processes.add(new ProfileInfo.Process(index, "host" + index, 100 + index, "tsc@boot" + index, quality, 2e9,
+                probeCostTicks, null, 0, true, slopeLow, slopeHigh, Double.NaN, Double.NaN));
+        return index;
+    }
+
+    int process(String slopeLow, String slopeHigh, double probeCostTicks) {
+        return process(slopeLow, slopeHigh, probeCostTicks, "BOUNDED");
+    }
+
+    int stream(int process) {
+        int index = streams.size();
+        streams.add(new ProfileInfo.Stream(index, process, 1000 + index, "t" + index));
+        return index;
+    }
+
+    int region(String name, String kind) {
+        int index = regions.size();
+        regions.add(new ProfileInfo.Region(index, name, kind));
+        return index;
+    }
+
+    int region(String name) {
+        return region(name, "plain");
+    }
+
+    TinyProfile window(long from, long to) {
+        window = new ProfileInfo.Window(from, to);
+        return this;
+    }
+
+    /** An event whose interval and truth do not matter (lo = hi = truth = 0): durations must not use them. */
+    TinyProfile at(int stream, EventKind kind, int region, long tick) {
+        return event(stream, kind, region, tick, 0, 0, truth ? 0 : ProfileEvent.NO_TRUTH, 0, 0);
+    }
+
+    TinyProfile event(int stream, EventKind kind, int region, long tick, long lo, long hi, long truthTick, long a, long b) {
+        ProfileEvent e = new ProfileEvent();
+        e.stream = stream;
+        e.kind = kind;
+        e.region = region;
+        e.tick = tick;
+        e.lo = lo;
+        e.hi = hi;
+        e.truth = truth ? truthTick : ProfileEvent.NO_TRUTH;
+        e.a = a;
+        e.b = b;
+        events.add(e);
+        return this;
+    }
+
+    Profile write() throws IOException, ProfileException {
+        try (ProfileEventsWriter w = new ProfileEventsWriter(dir.resolve(Profile.EVENTS), truth)) {
+            for (ProfileEvent e : events) {
+                w.write(e);
+            }
+        }
+        Profile.writeInfo(dir, new ProfileInfo(ProfileInfo.FORMAT_VERSION, "freezer", "bounded:1 (test)", "ref", 1e9,
+                window, truth, processes, streams, regions, new ProfileInfo.Messages(0, 0, 0, 0, 0, 0, 0),
+                events.size(), 0, 0, List.of()));
+        return Profile.open(dir);
+    }
+
+    ProfileStatistics.Result statistics() throws IOException, ProfileException {
+        return ProfileStatistics.compute(write());
+    }
+}
