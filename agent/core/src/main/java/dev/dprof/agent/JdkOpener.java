@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Opens the JDK packages Chronicle needs to the agent's module, so the user adds no JVM flags.
+ * Opens the JDK packages Chronicle needs to the agent's module, so the user adds no JVM flags,
+ * and lets {@code java.base} read the probes' module, for the TCP advice woven into it.
  * Without them Chronicle falls back to read-only and appends fail, on 17 and on 25 alike.
  * {@link Instrumentation#redefineModule} is the agent's sanctioned way to do what
  * {@code --add-exports}/{@code --add-opens} do on the command line.
@@ -28,7 +29,10 @@ final class JdkOpener {
         for (String p : OPENS) {
             opens.put(p, Set.of(us));
         }
-        inst.redefineModule(base, Set.of(), exports, opens, Set.of(), Map.of());
+        // java.base must also read the module the probes live in, or advice woven into its
+        // socket classes could not link to them (the bootstrap loader's unnamed module).
+        Module probes = dev.dprof.agent.bootstrap.Probes.class.getModule();
+        inst.redefineModule(base, Set.of(probes), exports, opens, Set.of(), Map.of());
         ModuleLayer.boot().findModule("jdk.unsupported").ifPresent(unsupported ->
                 inst.redefineModule(unsupported, Set.of(), Map.of("sun.misc", Set.of(us)),
                         Map.of("sun.misc", Set.of(us)), Set.of(), Map.of()));

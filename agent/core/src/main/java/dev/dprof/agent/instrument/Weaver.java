@@ -1,6 +1,8 @@
 package dev.dprof.agent.instrument;
 
 import dev.dprof.agent.bootstrap.Probes;
+import dev.dprof.agent.bootstrap.TcpProbes;
+import dev.dprof.format.TcpRegions;
 import dev.dprof.agent.config.AgentConfig;
 import dev.dprof.agent.config.ClassPattern;
 import dev.dprof.agent.config.ConfigException;
@@ -103,6 +105,9 @@ public final class Weaver {
         if (name.equals(API_CLASS)) {
             return config.annotations();
         }
+        if (name.equals(TcpAdvices.SOCKET_IMPL) || name.equals(TcpAdvices.CHANNEL_IMPL)) {
+            return true;
+        }
         for (String own : OWN_PACKAGES) {
             if (name.startsWith(own)) {
                 return false;
@@ -129,6 +134,9 @@ public final class Weaver {
                                              ClassLoader loader, JavaModule module, ProtectionDomain domain) {
         if (type.getName().equals(API_CLASS)) {
             return weaveApi(builder, type);
+        }
+        if (type.getName().equals(TcpAdvices.SOCKET_IMPL) || type.getName().equals(TcpAdvices.CHANNEL_IMPL)) {
+            return weaveTcp(builder, type);
         }
         for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
             if (method.isAbstract() || method.isNative() || method.isTypeInitializer()) {
@@ -242,6 +250,24 @@ public final class Weaver {
     /** The advice, with a failing probe counted as a lost event rather than silently dropped. */
     private Advice advise(Advice.WithCustomMapping mapping, Class<?> advice) {
         return mapping.to(advice).withExceptionHandler(adviceFailed);
+    }
+
+    /** The JDK's TCP implementations: sends and receives keyed by byte offsets, no configuration needed. */
+    private DynamicType.Builder<?> weaveTcp(DynamicType.Builder<?> builder, TypeDescription type) {
+        TcpProbes.regions(table.register(TcpRegions.WRITE, "send", "tcp", TcpAdvices.SOCKET_IMPL + ", " + TcpAdvices.CHANNEL_IMPL),
+                table.register(TcpRegions.READ, "receive", "tcp", TcpAdvices.SOCKET_IMPL + ", " + TcpAdvices.CHANNEL_IMPL));
+        if (type.getName().equals(TcpAdvices.SOCKET_IMPL)) {
+            return builder
+                    .visit(Advice.to(TcpAdvices.SocketWrite.class).withExceptionHandler(adviceFailed)
+                            .on(ElementMatchers.named("implWrite")))
+                    .visit(Advice.to(TcpAdvices.SocketRead.class).withExceptionHandler(adviceFailed)
+                            .on(ElementMatchers.named("implRead")));
+        }
+        return builder
+                .visit(Advice.to(TcpAdvices.ChannelWrite.class).withExceptionHandler(adviceFailed)
+                        .on(ElementMatchers.named("write").and(ElementMatchers.isPublic())))
+                .visit(Advice.to(TcpAdvices.ChannelRead.class).withExceptionHandler(adviceFailed)
+                        .on(ElementMatchers.named("read").and(ElementMatchers.isPublic())));
     }
 
     private Advice.WithCustomMapping mapping(int regionId) {

@@ -1,0 +1,65 @@
+package dev.dprof.agent.instrument;
+
+import dev.dprof.agent.bootstrap.TcpProbes;
+import java.net.SocketAddress;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * Advice for the JDK's TCP implementations ({@link TcpProbes} says what is recorded and why it
+ * matches without configuration): {@code sun.nio.ch.NioSocketImpl} behind
+ * {@code java.net.Socket} streams, and {@code sun.nio.ch.SocketChannelImpl} for NIO channels.
+ */
+final class TcpAdvices {
+    static final String SOCKET_IMPL = "sun.nio.ch.NioSocketImpl";
+    static final String CHANNEL_IMPL = "sun.nio.ch.SocketChannelImpl";
+
+    private TcpAdvices() {
+    }
+
+    /** {@code NioSocketImpl.implWrite(byte[], int, int)}: under the write lock. */
+    static final class SocketWrite {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object self, @Advice.FieldValue("localport") int local,
+                          @Advice.FieldValue("port") int remote) {
+            TcpProbes.beforeWrite(self, local, remote);
+        }
+
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Return long written) {
+            TcpProbes.afterWrite(self, written);
+        }
+    }
+
+    /** {@code NioSocketImpl.implRead(byte[], int, int[, long])}: under the read lock. */
+    static final class SocketRead {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Return long read, @Advice.FieldValue("localport") int local,
+                         @Advice.FieldValue("port") int remote) {
+            TcpProbes.afterRead(self, read, local, remote);
+        }
+    }
+
+    /** {@code SocketChannelImpl.write(ByteBuffer)} and its gathering form. */
+    static final class ChannelWrite {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object self, @Advice.FieldValue("localAddress") SocketAddress local,
+                          @Advice.FieldValue("remoteAddress") SocketAddress remote) {
+            TcpProbes.beforeWrite(self, TcpProbes.port(local), TcpProbes.port(remote));
+        }
+
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Return long written) {
+            TcpProbes.afterWrite(self, written);
+        }
+    }
+
+    /** {@code SocketChannelImpl.read(ByteBuffer)} and its scattering form. */
+    static final class ChannelRead {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object self, @Advice.Return long read,
+                         @Advice.FieldValue("localAddress") SocketAddress local,
+                         @Advice.FieldValue("remoteAddress") SocketAddress remote) {
+            TcpProbes.afterRead(self, read, TcpProbes.port(local), TcpProbes.port(remote));
+        }
+    }
+}

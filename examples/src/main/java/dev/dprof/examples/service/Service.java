@@ -1,0 +1,56 @@
+package dev.dprof.examples.service;
+
+import dev.dprof.examples.worker.Args;
+import dev.dprof.examples.worker.Main;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A small request/response service and its load generator, as N processes: rank 0 is the server
+ * ({@link Server}), ranks 1..N−1 are clients ({@link LoadClient}), each with T threads, each
+ * thread with its own connection. A request asks for a hash chain of {@code --rounds} steps from a
+ * key ({@link Kernel}); the server answers it in {@link Server.Handler#handle}, the client's
+ * threads issue requests in {@link LoadClient.Caller#call}. Requests travel as
+ * {@link dev.dprof.examples.net.Message}s with the request id as their {@code seq}: on channel
+ * {@link #REQUEST} to the server, back on channel {@link #RESPONSE} with the same id. Clients
+ * connect over NIO {@code SocketChannel}s, the server answers over {@code java.net.Socket}
+ * streams, so both transports are exercised on every request.
+ *
+ * <p>An iteration is {@code --requests} requests per client thread; the clients start together,
+ * once the server has all connections. Straggler: {@code --straggler R --imbalance X} makes every
+ * request of client R ask the server to compute its answer X times (with R = 0, the server does so
+ * for every request); the answers do not change.
+ *
+ * <p>No dprof code here: the regions are picked by {@code examples/service/dprof.yaml}.
+ *
+ * <h2>How to run this</h2>
+ * <pre>
+ * mvn -B -q install -DskipTests -pl examples
+ * java -cp examples/target/dprof-examples.jar dev.dprof.examples.Cluster service \
+ *      --workers 4 --threads 2 \
+ *      --jvm-arg -javaagent:cli/target/dprof.jar=config=examples/service/dprof.yaml
+ * </pre>
+ * Options (defaults): {@code --requests 100} per thread and iteration, {@code --rounds 200000}
+ * hash steps per request, {@code --verify false} (clients recompute every answer when true),
+ * {@code --iterations 10}, {@code --threads 2} (connections per client), {@code --seed 42},
+ * {@code --straggler -1}, {@code --imbalance 1}. Every process prints {@code service: rank R span S s}.
+ */
+public final class Service {
+    /** Requests, client to server. */
+    public static final int REQUEST = 1;
+    /** Responses, server to client, with the request's seq. */
+    public static final int RESPONSE = 2;
+    static final Map<String, String> DEFAULTS = Args.defaults(Map.of(
+            "requests", "100", "rounds", "200000", "verify", "false"));
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
+    /** The server's word to start: it has accepted every client's connections. */
+    static final int GO = 0x60;
+
+    private Service() {
+    }
+
+    public static void main(String[] argv) {
+        Main.run("service", argv, DEFAULTS, args -> args.rank() == 0
+                ? Server.run(args).outcome() : LoadClient.run(args).outcome());
+    }
+}
