@@ -1,66 +1,240 @@
 package dev.dprof.cli;
 
-import dev.dprof.consolidator.read.ReadException;
-import dev.dprof.consolidator.read.RunDirs;
-import dev.dprof.consolidator.stats.RunStatistics;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.calibrator.estimate.DriftModels;
+import dev.dprof.calibrator.net.CalibrationFiles;
+import dev.dprof.calibrator.net.CalibrationServer;
+import dev.dprof.calibrator.net.OrderedClock;
+import dev.dprof.clock.DomainClock;
+import dev.dprof.clock.SimulatedClock;
+import dev.dprof.consolidator.analysis.straggler.StragglerScore;
+import dev.dprof.consolidator.consolidate.ConsolidationException;
+import dev.dprof.consolidator.consolidate.Consolidator;
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.calibration.CalibrationFile;
+import dev.dprof.format.profile.ProfileEvent;
+import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dprof demo}: runs a bundled example with the agent attached, then reads what it recorded.
- * The example JVM gets nothing but {@code -javaagent} and the example's YAML.
+ * {@code dprof demo}: the whole story on one machine (DESIGN.md, DProf §6). A calibration base
+ * in this JVM (the reference "machine", with its own simulated clock), N worker JVMs of a bundled
+ * distributed example, each its own "machine" with its own simulated clock (rates 1.23–1.40,
+ * random offsets, as in the paper's appendix) and the agent calibrating against the base; then
+ * consolidation, statistics and the straggler score, printed next to the ground truth that the
+ * simulated clocks know.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run the bundled K-Means example with the agent and print per-region statistics.")
+        description = "Run a distributed example with an injected straggler on simulated machines, consolidate, "
+                + "and print the analyses next to the ground truth.")
 public final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--threads", defaultValue = "4", description = "worker threads (default ${DEFAULT-VALUE})")
+    /** Body and barrier regions of each example (their YAML names them). */
+    private static final Map<String, String[]> REGIONS = Map.of(
+            "kmeans", new String[] {"examples/kmeans/dprof-distributed.yaml", "kmeans.assign", "kmeans.barrier"},
+            "pagerank", new String[] {"examples/pagerank/dprof.yaml", "pagerank.compute", "pagerank.barrier"},
+            "cc", new String[] {"examples/cc/dprof.yaml", "cc.propagate", "cc.barrier"},
+            "service", new String[] {"examples/service/dprof.yaml", null, null});
+
+    @Option(names = "--app", defaultValue = "kmeans", description = "kmeans | pagerank | cc | service (default ${DEFAULT-VALUE})")
+    String app;
+
+    @Option(names = "--workers", defaultValue = "4", description = "worker JVMs (default ${DEFAULT-VALUE})")
+    int workers;
+
+    @Option(names = "--threads", defaultValue = "2", description = "threads per worker (default ${DEFAULT-VALUE})")
     int threads;
 
-    @Option(names = "--straggler", defaultValue = "1", description = "the thread given extra work (default ${DEFAULT-VALUE})")
+    @Option(names = "--straggler", defaultValue = "1", description = "the rank given extra work (default ${DEFAULT-VALUE})")
     int straggler;
 
-    @Option(names = "--imbalance", defaultValue = "2", description = "the straggler's share of work, times normal (default ${DEFAULT-VALUE})")
+    @Option(names = "--imbalance", defaultValue = "2", description = "the straggler's share, times normal (default ${DEFAULT-VALUE})")
     double imbalance;
 
-    @Option(names = "--iterations", defaultValue = "20", description = "K-Means iterations (default ${DEFAULT-VALUE})")
-    int iterations;
+    @Option(names = "--iterations", description = "iterations of the app (default: the app's own)")
+    Integer iterations;
+
+    @Option(names = "--seed", defaultValue = "42", description = "seed of the simulated clocks (default ${DEFAULT-VALUE})")
+    long seed;
 
     @Option(names = "--out", defaultValue = "dprof-demo", description = "output folder (default ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "also write the statistics as JSON")
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     Path json;
 
     @Override
-    public Integer call() throws CliException, IOException, InterruptedException {
+    public Integer call() throws Exception {
+        String[] regions = REGIONS.get(app);
+        if (regions == null) {
+            throw new CliException("--app: unknown example '" + app + "' (expected kmeans, pagerank, cc, service)");
+        }
+        if (straggler >= workers) {
+            throw new CliException("--straggler " + straggler + " is not a rank of " + workers + " workers");
+        }
         Path home = Launch.home();
         Path runs = out.resolve("runs");
+        Path calibration = out.resolve("calibration");
+        Path profileDir = out.resolve("profile");
+        deleteRecursively(out);
         Files.createDirectories(runs);
-        Path config = home.resolve("examples/kmeans/dprof.yaml");
-        List<String> command = new ArrayList<>(Launch.javaWithAgent(config, runs));
-        command.add("-Dkmeans.threads=" + threads);
-        command.addAll(List.of("-cp", Launch.examplesJar(home).toString(), "dev.dprof.examples.kmeans.LocalKMeans",
-                "--threads", Integer.toString(threads), "--iterations", Integer.toString(iterations),
-                "--straggler", Integer.toString(straggler), "--imbalance", Double.toString(imbalance)));
-        System.out.println("dprof demo: K-Means, " + threads + " threads, thread " + straggler + " does "
-                + imbalance + "x the work");
-        Launch.runToCompletion(command, "the K-Means example");
-        RunStatistics stats;
+
+        SplittableRandom random = new SplittableRandom(seed);
+        long tscHz = Math.round(CalibrationFiles.nominalTickHz(OrderedClock.of(Optional.empty())));
+        SimulatedClock referenceSim = SimulatedClock.parse("rate=1.0,offset=" + random.nextLong(1L << 40)
+                + ",tsc-hz=" + tscHz);
+        DomainClock reference = OrderedClock.of(Optional.of(referenceSim));
+        Map<String, Integer> rankOfDomain = new HashMap<>();
+        List<String> rankSims = new ArrayList<>();
+        for (int rank = 0; rank < workers; rank++) {
+            String spec = String.format(Locale.ROOT, "rate=%.5f,offset=%d,tsc-hz=%d", 1.23 + 0.17 * random.nextDouble(),
+                    random.nextLong(1L << 42) - (1L << 41), tscHz);
+            rankSims.add(spec);
+            rankOfDomain.put(new DomainClock(reference.source() == dev.dprof.clock.ClockSource.NANOTIME
+                    ? dev.dprof.clock.ClockSource.NANOTIME : dev.dprof.clock.ClockSource.RDTSC, () -> 0,
+                    Optional.of(SimulatedClock.parse(spec))).domainId(), rank);
+        }
+
+        CalibrationServer server = CalibrationServer.start(0, reference, Optional.empty(), line -> { });
+        CalibrationFile referenceFile = CalibrationFiles.create(calibration, reference, Optional.empty(),
+                CalibrationFiles.nominalTickHz(reference));
+        System.out.printf(Locale.ROOT, "dprof demo: %s, %d workers × %d threads, rank %d does %.1f× the work;"
+                        + " every worker its own simulated clock, calibrated against this JVM (UDP %d)%n",
+                app, workers, threads, straggler, imbalance, server.port());
         try {
-            stats = RunStatistics.of(RunDirs.expand(List.of(runs)));
-        } catch (ReadException e) {
+            Path yaml = workerConfig(home.resolve(regions[0]), server.port(), out);
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", Launch.examplesJar(home).toString(), "dev.dprof.examples.Cluster", app,
+                    "--workers", Integer.toString(workers), "--threads", Integer.toString(threads),
+                    "--straggler", Integer.toString(straggler), "--imbalance", Double.toString(imbalance),
+                    "--jvm-arg", "-javaagent:" + AttachCommand.agentJar() + "=config=" + yaml.toAbsolutePath()
+                            + ",out=" + runs.toAbsolutePath()));
+            if (iterations != null) {
+                command.addAll(List.of("--iterations", iterations.toString()));
+            }
+            for (int rank = 0; rank < workers; rank++) {
+                command.addAll(List.of("--rank-jvm-arg", rank + "=-Ddprof.clock.sim=" + rankSims.get(rank)));
+            }
+            Launch.runToCompletion(command, "the " + app + " cluster");
+        } finally {
+            server.close();
+            referenceFile.end();
+            referenceFile.close();
+        }
+
+        ProfileInfo info;
+        try {
+            info = Consolidator.run(new Consolidator.Options(List.of(runs), List.of(calibration), profileDir,
+                    Consolidator.Sync.FREEZER, DriftModels.parse("bounded:1"), Optional.empty()), n -> { });
+        } catch (ConsolidationException e) {
             throw new CliException(e.getMessage());
         }
-        StatsCommand.print(stats, System.out);
+        Profile profile = Profile.open(profileDir);
+        long[] containment = containment(profile);
+        System.out.printf(Locale.ROOT, "%d events, %d clock domains; %d of %d converted ticks contain their truth%n",
+                info.events(), info.processes().size() + 1, containment[1], containment[0]);
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.put("app", app).put("workers", workers).put("straggler", straggler).put("events", info.events())
+                .put("domains", info.processes().size() + 1);
+        root.putObject("containment").put("checked", containment[0]).put("contained", containment[1]);
+        if (regions[1] != null) {
+            straggler(profile, regions[1], regions[2], rankOfDomain, info, root);
+        }
         if (json != null) {
-            Json.write(json, StatsCommand.toJson(stats));
+            Json.write(json, root);
         }
         return 0;
+    }
+
+    /** The app's YAML with the calibration base added. */
+    private static Path workerConfig(Path yaml, int port, Path out) throws IOException {
+        String text = Files.readString(yaml) + "\ncalibration:\n  base: 127.0.0.1:" + port + "\n  intervalSec: 2\n";
+        Path copy = out.resolve(yaml.getFileName());
+        Files.writeString(copy, text);
+        return copy;
+    }
+
+    /** Events of non-reference domains whose truth lies in their interval: [checked, contained]. */
+    private static long[] containment(Profile profile) throws ProfileException, IOException {
+        long checked = 0;
+        long contained = 0;
+        if (!profile.info().truth()) {
+            return new long[] {0, 0};
+        }
+        try (ProfileEventsReader events = profile.events()) {
+            ProfileEvent e = new ProfileEvent();
+            while (events.next(e)) {
+                checked++;
+                if (e.lo <= e.truth && e.truth <= e.hi) {
+                    contained++;
+                }
+            }
+        } catch (dev.dprof.format.FormatException e) {
+            throw new ProfileException(e.getMessage());
+        }
+        return new long[] {checked, contained};
+    }
+
+    private void straggler(Profile profile, String body, String barrier, Map<String, Integer> rankOfDomain,
+                           ProfileInfo info, ObjectNode root) throws ProfileException {
+        StragglerScore.Result r = StragglerScore.compute(profile, body, barrier);
+        int detected = -1;
+        double best = -1;
+        StragglerScore.ProcessScore injected = null;
+        double othersMaxHi = 0;
+        System.out.printf(Locale.ROOT, "%nstraggler score (share of the span; body %s, barrier %s; %s)%n", body, barrier,
+                r.assumption());
+        System.out.printf(Locale.ROOT, "%-6s %-22s %10s %10s %10s%n", "rank", "process", "lo", "hi", "truth");
+        for (StragglerScore.ProcessScore p : r.processes()) {
+            int rank = rankOfDomain.getOrDefault(info.processes().get(p.process()).domain(), -1);
+            System.out.printf(Locale.ROOT, "%-6d %-22s %10.4f %10.4f %10s%n", rank, p.label(), p.lo(), p.hi(),
+                    p.truth() == null ? "-" : String.format(Locale.ROOT, "%.4f", p.truth()));
+            if (p.lo() > best) {
+                best = p.lo();
+                detected = rank;
+            }
+            if (rank == straggler) {
+                injected = p;
+            } else {
+                othersMaxHi = Math.max(othersMaxHi, p.hi());
+            }
+        }
+        System.out.printf(Locale.ROOT, "detected straggler: rank %d (injected: rank %d)%n", detected, straggler);
+        ObjectNode s = root.putObject("stragglerScore");
+        s.put("process", straggler).put("detected", detected);
+        if (injected != null) {
+            s.putObject("freezer").put("lo", injected.lo()).put("hi", injected.hi());
+            if (injected.truth() != null) {
+                s.put("truth", injected.truth());
+            }
+        }
+        s.put("othersMaxHi", othersMaxHi);
+        s.put("quality", r.quality());
+        s.put("assumption", r.assumption());
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 }

@@ -26,7 +26,11 @@ public final class OrderedClock {
      * @throws IllegalArgumentException if the simulated-clock setting is malformed (one line)
      */
     public static DomainClock forProcess() {
-        var sim = DomainClock.simulatedFromEnvironment();
+        return of(DomainClock.simulatedFromEnvironment());
+    }
+
+    /** The ordered clock of this machine's counter, simulated as given. */
+    public static DomainClock of(java.util.Optional<dev.dprof.clock.SimulatedClock> sim) {
         if (NativeLibrary.load() && NativeClock.hasRdtscp()) {
             return new DomainClock(ClockSource.RDTSCP, NativeClock::rdtscpOrdered, sim);
         }
