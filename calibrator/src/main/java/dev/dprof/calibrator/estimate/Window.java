@@ -72,7 +72,7 @@ final class Window {
         }
     }
 
-    private static final int BUCKETS = 64;
+    private static final int BUCKETS = 16;
 
     /** The first x after {@code x} where {@link #slackFor} may change; MAX_VALUE if never. */
     long nextSlackChange(long x) {

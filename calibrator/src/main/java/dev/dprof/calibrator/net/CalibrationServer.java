@@ -75,10 +75,6 @@ public final class CalibrationServer implements AutoCloseable {
         return socket.getLocalPort();
     }
 
-    public String domainId() {
-        return clock.domainId();
-    }
-
     public long count(Count c) {
         return counts.get(c);
     }
@@ -134,8 +130,7 @@ public final class CalibrationServer implements AutoCloseable {
             n = codec.encode(new Packet.Pong(ping.session(), ping.seq(), a, fingerprint), out);
             counts.add(Count.PINGS);
         } else if (p instanceof Packet.Hello hello) {
-            n = codec.encode(new Packet.Welcome(hello.session(), hello.seq(), clock.domainId(), clock.source().name()),
-                    out);
+            n = codec.encode(new Packet.Welcome(hello.session(), hello.seq(), clock.domainId()), out);
             counts.add(Count.HELLOS);
             log.accept("hello from " + hello.domainId() + " at " + request.getSocketAddress());
         } else {

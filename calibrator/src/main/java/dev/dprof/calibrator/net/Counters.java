@@ -1,5 +1,6 @@
 package dev.dprof.calibrator.net;
 
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -30,7 +31,7 @@ final class Counters<E extends Enum<E>> {
         for (E name : names) {
             long v = values.get(name.ordinal());
             if (v != 0) {
-                sb.append(sb.length() == 0 ? "" : " ").append(name.name().toLowerCase(java.util.Locale.ROOT))
+                sb.append(sb.length() == 0 ? "" : " ").append(name.name().toLowerCase(Locale.ROOT))
                         .append('=').append(v);
             }
         }

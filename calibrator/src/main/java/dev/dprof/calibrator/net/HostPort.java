@@ -57,11 +57,11 @@ public record HostPort(String host, int port) {
     }
 
     /** Looks the host up. */
-    public InetSocketAddress resolve() throws CalibrationException {
+    public InetSocketAddress resolve() throws JoinException {
         try {
             return new InetSocketAddress(InetAddress.getByName(host), port);
         } catch (UnknownHostException e) {
-            throw new CalibrationException("cannot resolve calibration base host '" + host + "'", false);
+            throw new JoinException("cannot resolve calibration base host '" + host + "'", false);
         }
     }
 

@@ -100,6 +100,8 @@ final class NodeLink implements AutoCloseable {
         } catch (PortUnreachableException e) {
             counts.add(CalibrationNode.Count.UNREACHABLE);
             return false;
+        } catch (IOException e) {
+            return networkError(e);
         }
         counts.add(CalibrationNode.Count.SENT);
         return true;
@@ -129,6 +131,9 @@ final class NodeLink implements AutoCloseable {
             } catch (PortUnreachableException e) {
                 counts.add(CalibrationNode.Count.UNREACHABLE);
                 return null;
+            } catch (IOException e) {
+                networkError(e);
+                return null;
             }
             arrival = clock.now();
             Packet p;
@@ -144,6 +149,15 @@ final class NodeLink implements AutoCloseable {
             }
             counts.add(CalibrationNode.Count.STALE);
         }
+    }
+
+    /** A failure of the network (no route, interface down) loses a round trip; a closed socket ends the node. */
+    private boolean networkError(IOException e) throws IOException {
+        if (socket.isClosed()) {
+            throw e;
+        }
+        counts.add(CalibrationNode.Count.NETWORK_ERRORS);
+        return false;
     }
 
     @Override

@@ -24,7 +24,7 @@ public record NodeSettings(HostPort parent, Path outDir, long intervalMillis, in
                            long timeoutMillis, Optional<SharedKey> key, Consumer<String> epochLog,
                            Consumer<String> warn) {
     public static final int DEFAULT_INTERVAL_SEC = 10;
-    public static final int DEFAULT_BURST = 32;
+    public static final int DEFAULT_BURST = 64;
     public static final long DEFAULT_PACING_MICROS = 200;
     public static final long DEFAULT_TIMEOUT_MILLIS = 100;
 
@@ -46,11 +46,5 @@ public record NodeSettings(HostPort parent, Path outDir, long intervalMillis, in
         if (timeoutMillis <= 0 || timeoutMillis > 60_000) {
             throw new IllegalArgumentException("timeout must be in 1..60000 ms, got " + timeoutMillis);
         }
-    }
-
-    /** The defaults, quiet, without a key. */
-    public static NodeSettings defaults(HostPort parent, Path outDir, Consumer<String> warn) {
-        return new NodeSettings(parent, outDir, DEFAULT_INTERVAL_SEC * 1000L, DEFAULT_BURST, DEFAULT_PACING_MICROS,
-                DEFAULT_TIMEOUT_MILLIS, Optional.empty(), s -> { }, warn);
     }
 }

@@ -12,7 +12,7 @@ import java.util.Objects;
  * what keeps a late, duplicated or replayed reply from being paired with the wrong {@code k1}.
  */
 public sealed interface Packet permits Packet.Hello, Packet.Welcome, Packet.Ping, Packet.Pong {
-    /** The longest domain id or clock source a packet carries, in UTF-8 bytes. */
+    /** The longest domain id a packet carries, in UTF-8 bytes. */
     int MAX_TEXT_BYTES = 512;
 
     long session();
@@ -26,11 +26,10 @@ public sealed interface Packet permits Packet.Hello, Packet.Welcome, Packet.Ping
         }
     }
 
-    /** Parent → node: the parent's clock domain and clock source, answering a {@link Hello}. */
-    record Welcome(long session, long seq, String domainId, String clockSource) implements Packet {
+    /** Parent → node: the parent's clock domain, answering a {@link Hello}; the node's file names it as parent. */
+    record Welcome(long session, long seq, String domainId) implements Packet {
         public Welcome {
             Objects.requireNonNull(domainId, "domainId");
-            Objects.requireNonNull(clockSource, "clockSource");
         }
     }
 

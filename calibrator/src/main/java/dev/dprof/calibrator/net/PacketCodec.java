@@ -29,7 +29,7 @@ public final class PacketCodec {
     static final int HEADER_BYTES = 24;
     static final int TAG_BYTES = 16;
     static final int FLAG_TAG = 1;
-    /** Larger than any packet: header, two texts of {@link Packet#MAX_TEXT_BYTES} and a tag. */
+    /** Larger than any packet: header, a text of {@link Packet#MAX_TEXT_BYTES} and a tag. */
     public static final int MAX_BYTES = 2048;
 
     private static final int TYPE_HELLO = 1;
@@ -92,7 +92,6 @@ public final class PacketCodec {
             putText(b, h.domainId());
         } else if (p instanceof Packet.Welcome w) {
             putText(b, w.domainId());
-            putText(b, w.clockSource());
         } else if (p instanceof Packet.Ping) {
             b.put(new byte[PING_PADDING]);
         } else if (p instanceof Packet.Pong q) {
@@ -132,7 +131,7 @@ public final class PacketCodec {
         long seq = b.getLong();
         Packet p = switch (type) {
             case TYPE_HELLO -> new Packet.Hello(session, seq, getText(b));
-            case TYPE_WELCOME -> new Packet.Welcome(session, seq, getText(b), getText(b));
+            case TYPE_WELCOME -> new Packet.Welcome(session, seq, getText(b));
             case TYPE_PING -> {
                 need(b, PING_PADDING);
                 for (int i = 0; i < PING_PADDING; i++) {

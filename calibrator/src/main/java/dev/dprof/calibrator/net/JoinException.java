@@ -5,12 +5,12 @@ package dev.dprof.calibrator.net;
  * {@linkplain #retryable() retryable} failure (no answer yet) may go away when the parent starts;
  * the others (unresolvable host, same clock domain, unwritable directory) will not.
  */
-public final class CalibrationException extends Exception {
+public final class JoinException extends Exception {
     private static final long serialVersionUID = 1L;
 
     private final boolean retryable;
 
-    public CalibrationException(String message, boolean retryable) {
+    public JoinException(String message, boolean retryable) {
         super(message);
         this.retryable = retryable;
     }

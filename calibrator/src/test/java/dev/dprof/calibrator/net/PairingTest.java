@@ -1,0 +1,103 @@
+package dev.dprof.calibrator.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dprof.format.calibration.CalibrationFile;
+import dev.dprof.format.calibration.DomainCalibration;
+import dev.dprof.format.calibration.Zero;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scripted parent that answers every ping with everything a bad network or an attacker could
+ * deliver first — the previous ping's pong, another session's pong, garbage, a pong from another
+ * domain, a packet of the wrong type — then the true pong, then a duplicate of it. The node must
+ * pair each ping with its own pong only. Deterministic: the order of arrival is the order sent.
+ */
+class PairingTest {
+    private static final String PARENT = "tsc@scripted-parent";
+    private static final int PINGS = 4 * 5;
+
+    @Test
+    void onlyTheReplyToTheCurrentPingIsEverPaired(@TempDir Path dir) throws Exception {
+        TruthClock node = new TruthClock("rate=1.3,offset=77");
+        try (DatagramSocket parent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            Thread script = new Thread(() -> serve(parent), "scripted-parent");
+            script.setDaemon(true);
+            script.start();
+            CalibrationNode n = CalibrationNode.join(Nodes.settings(parent.getLocalPort(), dir, 60_000, 5,
+                    Nodes.DEADLINE_MILLIS, Optional.empty()), node.clock);
+            List<Long> as = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Burst b = n.burst();
+                assertEquals(5, b.roundTrips().size());
+                b.roundTrips().forEach(z -> as.add(z.a()));
+            }
+            n.stop();
+            DomainCalibration cal = CalibrationFile.read(n.file());
+            assertEquals(Optional.of(PARENT), cal.parentDomainId());
+            assertEquals(4, cal.zeros().size());
+            assertTrue(cal.complete());
+            // Ping number s (the hello was 0) is answered truly with a = 1000 + s.
+            for (int i = 0; i < as.size(); i++) {
+                assertEquals(1001 + i, as.get(i), "round trip " + i + " paired with the wrong pong");
+            }
+            for (Zero z : cal.zeros()) {
+                assertTrue(z.a() > 1000);
+            }
+            assertEquals(PINGS, n.count(CalibrationNode.Count.REPLIES));
+            assertEquals(PINGS, n.count(CalibrationNode.Count.REJECTED));
+            assertEquals(PINGS, n.count(CalibrationNode.Count.FOREIGN));
+            assertEquals(3 * PINGS + PINGS - 1, n.count(CalibrationNode.Count.STALE), n.counts());
+            assertEquals(0, n.count(CalibrationNode.Count.TIMEOUTS));
+            assertFalse(n.failure().isPresent());
+        }
+    }
+
+    private static void serve(DatagramSocket socket) {
+        PacketCodec codec = PacketCodec.open();
+        byte[] in = new byte[PacketCodec.MAX_BYTES];
+        long fingerprint = PacketCodec.fingerprint(PARENT);
+        try {
+            while (true) {
+                DatagramPacket request = new DatagramPacket(in, in.length);
+                socket.receive(request);
+                Packet p = codec.decode(in, request.getLength());
+                SocketAddress to = request.getSocketAddress();
+                long session = p.session();
+                long seq = p.seq();
+                if (p instanceof Packet.Hello) {
+                    send(socket, codec, to, new Packet.Welcome(session, seq, PARENT));
+                    continue;
+                }
+                send(socket, codec, to, new Packet.Pong(session, seq - 1, -1, fingerprint));
+                send(socket, codec, to, new Packet.Pong(session + 1, seq, -2, fingerprint));
+                socket.send(new DatagramPacket(new byte[] {'D', 'P', 'R', 'C', 1, 4}, 6, to));
+                send(socket, codec, to, new Packet.Pong(session, seq, -3, PacketCodec.fingerprint("tsc@impostor")));
+                send(socket, codec, to, new Packet.Welcome(session, seq, PARENT));
+                Packet.Pong truth = new Packet.Pong(session, seq, 1000 + seq, fingerprint);
+                send(socket, codec, to, truth);
+                send(socket, codec, to, truth);
+            }
+        } catch (IOException | MalformedPacketException e) {
+            // the socket closed at the end of the test
+        }
+    }
+
+    private static void send(DatagramSocket socket, PacketCodec codec, SocketAddress to, Packet p) throws IOException {
+        byte[] out = new byte[PacketCodec.MAX_BYTES];
+        socket.send(new DatagramPacket(out, codec.encode(p, out), to));
+    }
+}
