@@ -30,6 +30,7 @@ public final class BenchMain {
         }
         return switch (args.get(0)) {
             case "probe" -> ProbeCommand.run(args.subList(1, args.size()));
+            case "consolidate" -> ConsolidateCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
     }
@@ -48,5 +49,17 @@ public final class BenchMain {
                        bytes per event. About 3 minutes. Fails if any event was lost.
                 --json FILE  also write the figures as JSON
                 --quick      short JMH iterations, one fork: a smoke run, not for BENCHMARKS.md
-                --keep       keep the temporary directory (config, queues of the disk run)""";
+                --keep       keep the temporary directory (config, queues of the disk run)
+
+            usage: ./dprof bench consolidate [--events N] [--processes P] [--threads T] [--iterations I]
+                                             [--repeats R] [--xmx SIZE] [--truth] [--json FILE] [--jfr FILE]
+                                             [--work DIR] [--keep]
+
+              consolidate  end-to-end consolidation from disk with FreeZer: a synthetic run of N events
+                       (default 20000000) in P processes (8) of T threads (4), I iterations (500), written as
+                       real queues, consolidated in fresh JVMs with a fixed heap (1g), R times (3): events/s,
+                       peak heap at N and N/10 events, sound vs linear conversion. About 5 minutes.
+                --truth      simulated runs as the agent writes them (a truth column); default: like real machines
+                --jfr FILE   also record one consolidation with JFR (settings=profile)
+                --work DIR   keep the traces in DIR and reuse them when the arguments match""";
 }

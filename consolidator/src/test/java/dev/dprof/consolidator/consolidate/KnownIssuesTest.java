@@ -1,0 +1,99 @@
+package dev.dprof.consolidator.consolidate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.consolidator.synthetic.Consolidated;
+import dev.dprof.consolidator.synthetic.SyntheticRun;
+import dev.dprof.format.profile.ProfileEvent;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.numbers.fraction.BigFraction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Failing tests for problems found while testing the consolidator, each to be fixed in main code
+ * (the fix is described at each test). They fail today, so they run only on request:
+ * {@code mvn -B test -pl consolidator -Dtest=KnownIssuesTest -Ddprof.knownIssues=true}. When one is
+ * fixed, move it to the suite it belongs to.
+ */
+@EnabledIfSystemProperty(named = "dprof.knownIssues", matches = "true")
+class KnownIssuesTest {
+
+    /**
+     * docs/BOUNDS.md ("Durations") states that a duration of {@code Δk = k2 − k1} ticks within one
+     * thread lasts {@code Δk·[F_lo, F_hi]} reference ticks, and {@code profile.json} exports
+     * {@code slopeLow}/{@code slopeHigh} for exactly that. But ticks are floor readings of continuous
+     * clocks (BOUNDS.md "The model"): the continuous span is in {@code (Δk − 1, Δk + 1)}, and two
+     * reference readings differ from the continuous reference duration by up to one tick. Applied to
+     * readings, the formula misses the truth for ~3–4% of consecutive event pairs here (typically by
+     * 1–2 ticks). {@code analysis/stats/ProfileStatistics} already uses the sound form
+     * {@code [max(0, Δk − 1)·F_lo, (Δk + 1)·F_hi]} for the continuous duration; what remains is the
+     * documentation. Fix: docs/BOUNDS.md "Durations" should state that form, and that a difference of
+     * two reference <em>readings</em> (e.g. of truths) is within one more tick:
+     * {@code [floor(max(0, Δk − 1)·F_lo), ceil((Δk + 1)·F_hi)]}, as
+     * {@link SyntheticRunPropertiesTest#durationBoundsWithinAThreadHoldTheTrueDuration} checks. This
+     * test then moves there as the documented formula's check.
+     */
+    @Test
+    void durationFormulaWithoutQuantizationMissesTheTruth(@TempDir Path dir) throws Exception {
+        SyntheticRun.Result run = SyntheticRun.generate(SyntheticRunPropertiesTest.spec(3, 0), dir);
+        Consolidated c = Consolidated.of(run, dir.resolve("profile"), "bounded:2.2");
+        long checked = 0;
+        long misses = 0;
+        for (Map.Entry<Integer, List<ProfileEvent>> s : SyntheticRunPropertiesTest.byStream(c.events()).entrySet()) {
+            ProfileInfo.Process p = c.info().processes().get(c.info().streams().get(s.getKey()).process());
+            BigFraction lo = Consolidated.rational(p.slopeLow());
+            BigFraction hi = Consolidated.rational(p.slopeHigh());
+            List<ProfileEvent> ev = s.getValue();
+            for (int i = 0; i + 1 < ev.size(); i++) {
+                BigFraction dk = BigFraction.of(ev.get(i + 1).tick - ev.get(i).tick);
+                BigFraction truth = BigFraction.of(ev.get(i + 1).truth - ev.get(i).truth);
+                checked++;
+                if (dk.multiply(lo).compareTo(truth) > 0 || dk.multiply(hi).compareTo(truth) < 0) {
+                    misses++;
+                }
+            }
+        }
+        assertEquals(0, misses, "reading differences outside Δk·[slopeLow, slopeHigh], of " + checked);
+    }
+
+    /**
+     * A {@code .cal} file with its header but no zero (a calibrating process killed before its first
+     * round trip) crashes consolidation with {@code ArrayIndexOutOfBoundsException} in
+     * {@code DomainConversion$Cursor.lowerAt} (windows empty; {@code windowFor} returns 0), called by
+     * {@code MessageConstraints.apply} for a sibling message — before {@code CalibrationSet.converter}
+     * could say "domain … has no zeros". Fix: in {@code Consolidator.run}, call
+     * {@code calibration.converter(domain)} for every process's domain (it throws the clear
+     * CalibrationException) before {@code MessageConstraints.apply}; and/or make
+     * {@code MessageConstraints} skip messages of empty conversions.
+     */
+    @Test
+    void aCalibrationWithoutZerosIsAClearErrorNamingTheDomain(@TempDir Path dir) throws Exception {
+        SyntheticRun.Result run = SyntheticRun.generate(SyntheticRun.Spec.of(3, 2, 12, 12_000, 31).zeros(1, 0), dir);
+        ConsolidationException e = assertThrows(ConsolidationException.class,
+                () -> Consolidated.of(run, dir.resolve("profile"), "bounded:2.2"));
+        assertTrue(e.getMessage().contains(run.processes().get(1).domainId()), e.getMessage());
+    }
+
+    /**
+     * A killed process (no end record) is marked {@code "ended": false} in profile.json, but
+     * {@code problems} — what {@code dprof consolidate} prints — does not say so, and the command's
+     * summary does not show {@code ended}: a user is not told that the run is unfinished and that the
+     * process's last drain interval is missing. Fix: add a problem line per process without end
+     * record, e.g. "sim1-4025: no end record (killed?): its events up to its last drain are used".
+     */
+    @Test
+    void anUnfinishedProcessIsNamedInTheProblems(@TempDir Path dir) throws Exception {
+        SyntheticRun.Result run = SyntheticRun.generate(SyntheticRun.Spec.of(3, 2, 12, 12_000, 32).killed(1, 0.5), dir);
+        Consolidated c = Consolidated.of(run, dir.resolve("profile"), "bounded:2.2");
+        SyntheticRun.ProcessRun killed = run.processes().get(1);
+        assertTrue(c.info().problems().stream().anyMatch(p -> p.contains(killed.host() + "-" + killed.pid())),
+                "problems: " + c.info().problems());
+    }
+}
