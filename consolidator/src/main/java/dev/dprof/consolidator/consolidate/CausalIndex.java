@@ -82,6 +82,7 @@ final class CausalIndex {
             }
         }
         Map<MessageKey, Integer> received = new HashMap<>();
+        Map<Long, Long> tcpReadEnds = new HashMap<>();
         Map<BarrierKey, Integer> instances = new HashMap<>();
         List<Integer> enters = new ArrayList<>();
         for (int r = 0; r < rows; r++) {
@@ -94,6 +95,7 @@ final class CausalIndex {
                     unmatchedReceives++;
                     continue;
                 }
+                tcpReadEnds.merge(c.get(r, RunInventory.A), c.get(r, RunInventory.B), Math::max);
                 matchedTcpWrites.add(write.getValue());
                 link(id, ordinal, r, write.getValue());
             } else if (kind == EventCodes.RECEIVE) {
@@ -124,9 +126,13 @@ final class CausalIndex {
                 unmatchedSends++;
             }
         }
-        for (java.util.TreeMap<Long, Integer> writes : tcpWrites.values()) {
-            for (int w : writes.values()) {
-                if (!matchedTcpWrites.contains(w)) {
+        // A write is received when some read of its flow ended past its first byte: a read that
+        // took the bytes of several writes is matched with the last of them only, but it received
+        // them all, so only writes no read reached count as unmatched.
+        for (Map.Entry<Long, java.util.TreeMap<Long, Integer>> flow : tcpWrites.entrySet()) {
+            long readEnd = tcpReadEnds.getOrDefault(flow.getKey(), Long.MIN_VALUE);
+            for (Map.Entry<Long, Integer> w : flow.getValue().entrySet()) {
+                if (!matchedTcpWrites.contains(w.getValue()) && w.getKey() >= readEnd) {
                     unmatchedSends++;
                 }
             }

@@ -72,6 +72,12 @@ public final class Consolidator {
             throw new ConsolidationException(e.getMessage());
         }
         List<String> problems = new ArrayList<>(inventory.problems());
+        for (RunInventory.Process p : inventory.processes()) {
+            if (p.end().isEmpty()) {
+                problems.add("process " + p.label() + " (" + p.dir() + ") did not end normally (killed?): its complete"
+                        + " events are used; regions it left open have no exit");
+            }
+        }
         CausalIndex causal = new CausalIndex(inventory);
 
         Set<String> domains = new LinkedHashSet<>();
@@ -96,6 +102,11 @@ public final class Consolidator {
                 if (calibration.conversion(p.header().domainId()).isEmpty()) {
                     throw new ConsolidationException("process " + p.label() + " (" + p.dir() + "): its clock domain "
                             + p.header().domainId() + " has no calibration in " + options.calibration());
+                }
+                try {
+                    calibration.converter(p.header().domainId());
+                } catch (CalibrationException e) {
+                    throw new ConsolidationException("process " + p.label() + " (" + p.dir() + "): " + e.getMessage());
                 }
             }
             try {
