@@ -3,11 +3,9 @@ package dev.dprof.consolidator.consolidate;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.profile.ProfileEvent;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * Merges the thread streams into one global order that respects program order (each stream is
@@ -27,9 +25,10 @@ final class CausalMerge {
     }
 
     private final CausalIndex index;
-    private final PriorityQueue<ThreadStream> ready = new PriorityQueue<>(
-            Comparator.comparingLong(ThreadStream::lo).thenComparingLong(ThreadStream::hi)
-                    .thenComparingInt(s -> s.stream));
+    /** The streams free to go: a binary min-heap on (lo, hi, stream) of their heads. */
+    private ThreadStream[] heap = new ThreadStream[16];
+    private int size;
+    private final List<ThreadStream> released = new ArrayList<>();
     private final Map<Integer, List<ThreadStream>> parked = new HashMap<>();
     private final boolean[] sent;
     private final int[] entersMissing;
@@ -54,31 +53,106 @@ final class CausalMerge {
         }
     }
 
-    /** Emits every event in order; returns how many. */
+    /**
+     * Emits every event in order; returns how many. The stream on top is emitted and advanced in
+     * place (one sift down), the usual case; streams its event released join afterwards.
+     */
     long run(Sink sink) throws FormatException, java.io.IOException {
         while (true) {
-            ThreadStream s = ready.poll();
-            if (s == null) {
-                s = forceOneParked();
+            if (size == 0) {
+                ThreadStream s = forceOneParked();
                 if (s == null) {
                     return emitted;
                 }
-            }
-            emit(s, sink);
-            if (s.advance()) {
-                offer(s);
+                emit(s, sink);
+                if (s.advance()) {
+                    offer(s);
+                } else {
+                    s.close();
+                }
             } else {
-                s.close();
+                ThreadStream s = heap[0];
+                emit(s, sink);
+                if (!s.advance()) {
+                    removeTop();
+                    s.close();
+                } else if (blocked(s)) {
+                    removeTop();
+                    park(s);
+                } else {
+                    siftDown(0);
+                }
             }
+            for (int i = 0; i < released.size(); i++) {
+                push(released.get(i));
+            }
+            released.clear();
         }
     }
 
-    private void offer(ThreadStream s) {
+    private static boolean before(ThreadStream a, ThreadStream b) {
+        return a.headLo < b.headLo || a.headLo == b.headLo
+                && (a.headHi < b.headHi || a.headHi == b.headHi && a.stream < b.stream);
+    }
+
+    private void push(ThreadStream s) {
+        if (size == heap.length) {
+            heap = java.util.Arrays.copyOf(heap, size * 2);
+        }
+        int i = size++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(s, heap[parent])) {
+                break;
+            }
+            heap[i] = heap[parent];
+            i = parent;
+        }
+        heap[i] = s;
+    }
+
+    private void removeTop() {
+        ThreadStream last = heap[--size];
+        heap[size] = null;
+        if (size > 0) {
+            heap[0] = last;
+            siftDown(0);
+        }
+    }
+
+    private void siftDown(int i) {
+        ThreadStream s = heap[i];
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && before(heap[child + 1], heap[child])) {
+                child++;
+            }
+            if (!before(heap[child], s)) {
+                break;
+            }
+            heap[i] = heap[child];
+            i = child;
+        }
+        heap[i] = s;
+    }
+
+    private boolean blocked(ThreadStream s) {
         int waits = s.waitsFor();
-        if (waits != CausalIndex.NO_DEPENDENCY && !satisfied(waits)) {
-            parked.computeIfAbsent(waits, k -> new ArrayList<>()).add(s);
+        return waits != CausalIndex.NO_DEPENDENCY && !satisfied(waits);
+    }
+
+    private void park(ThreadStream s) {
+        parked.computeIfAbsent(s.waitsFor(), k -> new ArrayList<>()).add(s);
+    }
+
+    private void offer(ThreadStream s) {
+        if (blocked(s)) {
+            park(s);
         } else {
-            ready.add(s);
+            push(s);
         }
     }
 
@@ -97,7 +171,7 @@ final class CausalMerge {
             if (satisfied(signal)) {
                 List<ThreadStream> waiting = parked.remove(signal);
                 if (waiting != null) {
-                    ready.addAll(waiting);
+                    released.addAll(waiting);
                 }
             }
         }

@@ -54,6 +54,10 @@ final class ThreadStream {
         this.signal = signal;
     }
 
+    /** The current event's bounds, cached as fields for the merge's comparisons. */
+    long headLo;
+    long headHi;
+
     /** Moves to the next event; false when the thread has none left. */
     boolean advance() throws FormatException {
         position++;
@@ -63,6 +67,8 @@ final class ThreadStream {
             }
             load(cursor.events());
         }
+        headLo = lo[position];
+        headHi = hi[position];
         return true;
     }
 
