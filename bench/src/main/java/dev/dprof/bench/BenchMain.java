@@ -31,6 +31,7 @@ public final class BenchMain {
         return switch (args.get(0)) {
             case "probe" -> ProbeCommand.run(args.subList(1, args.size()));
             case "consolidate" -> ConsolidateCommand.run(args.subList(1, args.size()));
+            case "conversion" -> ConversionCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
     }
@@ -42,8 +43,11 @@ public final class BenchMain {
     }
 
     static final String USAGE = """
-            usage: ./dprof bench probe [--json FILE] [--quick] [--keep]
+            usage: ./dprof bench conversion [--json FILE] [--quick]
+                   ./dprof bench probe [--json FILE] [--quick] [--keep]
 
+              conversion  sound conversion of sorted ticks vs a double a + b·k, in one JMH run;
+                       target ratio of throughputs ≥ 0.5. About 1 minute.
               probe    the cost of one probe event (JMH, forks with the agent attached) next to the
                        floor (JNI rdtsc + one ring store) and a JFR event; disk bytes and heap
                        bytes per event. About 3 minutes. Fails if any event was lost.

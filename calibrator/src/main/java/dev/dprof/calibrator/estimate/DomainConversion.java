@@ -47,12 +47,9 @@ public final class DomainConversion {
         }
         Zero first = zeros.get(0);
         Zero last = zeros.get(zeros.size() - 1);
-        BigFraction meanLow = null;
-        BigFraction meanHigh = null;
-        if (zeros.size() >= 2 && last.k1() - first.k2() - 1 > 0) {
-            meanLow = BigFraction.of(last.a() - first.a() - 1).divide(last.k2() + 1 - first.k1());
-            meanHigh = BigFraction.of(last.a() + 1 - first.a()).divide(last.k1() - first.k2() - 1);
-        }
+        BigFraction[] mean = meanFrequency(zeros);
+        BigFraction meanLow = mean == null ? null : mean[0];
+        BigFraction meanHigh = mean == null ? null : mean[1];
         List<Window> windows = new ArrayList<>();
         if (drift instanceof DriftModel.Constant || zeros.size() == 1) {
             List<LinePoint> points = new ArrayList<>(extra);
@@ -79,6 +76,38 @@ public final class DomainConversion {
             }
         }
         return new DomainConversion(calibration, drift, windows, meanLow, meanHigh);
+    }
+
+    /** How many zeros at each end of the run are candidates for the mean-frequency bound. */
+    static final int EDGE_CANDIDATES = 3;
+
+    /**
+     * Bounds on the mean relative frequency between two zeros, needing no assumption:
+     * {@code c(k2_j + 1) − c(k1_i) > a_j − a_i − 1} and {@code c(k1_j) − c(k2_i + 1) < a_j + 1 − a_i}
+     * (DProf Alg. 3). Their width is about {@code (w_i + w_j)/span}, so of the pairs among the first
+     * and last {@value #EDGE_CANDIDATES} zeros the narrowest is taken; null with fewer than two zeros.
+     */
+    private static BigFraction[] meanFrequency(List<Zero> zeros) {
+        BigFraction[] best = null;
+        BigFraction bestWidth = null;
+        int n = zeros.size();
+        for (int i = 0; i < Math.min(EDGE_CANDIDATES, n); i++) {
+            for (int j = Math.max(i + 1, n - EDGE_CANDIDATES); j < n; j++) {
+                Zero a = zeros.get(i);
+                Zero b = zeros.get(j);
+                if (b.k1() - a.k2() - 1 <= 0) {
+                    continue;
+                }
+                BigFraction lo = BigFraction.of(b.a() - a.a() - 1).divide(b.k2() + 1 - a.k1());
+                BigFraction hi = BigFraction.of(b.a() + 1 - a.a()).divide(b.k1() - a.k2() - 1);
+                BigFraction width = hi.subtract(lo);
+                if (bestWidth == null || width.compareTo(bestWidth) < 0) {
+                    best = new BigFraction[] {lo, hi};
+                    bestWidth = width;
+                }
+            }
+        }
+        return best;
     }
 
     /**
@@ -149,7 +178,7 @@ public final class DomainConversion {
         return lo == null ? null : new BigFraction[] {lo, hi};
     }
 
-    /** Bounds on the mean relative frequency between the first and last zero; needs no assumption. */
+    /** Bounds on the mean relative frequency between two zeros near the run's ends; needs no assumption. */
     public BigFraction meanFrequencyLow() {
         return meanFrequencyLow;
     }

@@ -55,6 +55,11 @@ public final class CalibrationNode implements AutoCloseable {
     /** Hellos are tried every {@link #HELLO_TIMEOUT_MILLIS} for about 3 s: long enough for a lossy path. */
     private static final int HELLO_ATTEMPTS = 12;
     private static final long HELLO_TIMEOUT_MILLIS = 250;
+    /** Enough round trips for the JIT to compile both ends' paths (about 0.2 s at the default pacing). */
+    static final int WARM_UP_ROUND_TRIPS = 1024;
+    /** The first and last epochs measure this many times the usual burst. */
+    static final int EDGE_BURST_FACTOR = 4;
+
     /** After this many unanswered pings in a row the parent is taken as gone for this epoch. */
     private static final int MAX_LOSSES_IN_A_ROW = 16;
     private static final long STOP_WAIT_MILLIS = 30_000;
@@ -158,8 +163,7 @@ public final class CalibrationNode implements AutoCloseable {
     }
 
     /**
-     * An epoch of {@code roundTrips}. The first and the last epoch of a run get twice the usual
-     * burst: the mean-frequency bound is set by exactly those two zeros ((w_first + w_last)/span),
+     * An epoch of {@code roundTrips}. The first and the last epoch of a run get a larger burst: the mean-frequency bound is set by exactly those two zeros ((w_first + w_last)/span),
      * so their widths matter most.
      */
     private Burst burst(int roundTrips) throws IOException {
@@ -202,7 +206,7 @@ public final class CalibrationNode implements AutoCloseable {
      */
     private void warmUp() throws IOException {
         synchronized (io) {
-            measure(-1, settings.burstSize());
+            measure(-1, Math.max(WARM_UP_ROUND_TRIPS, settings.burstSize()));
         }
     }
 
@@ -224,7 +228,7 @@ public final class CalibrationNode implements AutoCloseable {
             warmUp();
             boolean first = true;
             while (!stopSignal.await(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                burst(first ? 2 * settings.burstSize() : settings.burstSize());
+                burst(first ? EDGE_BURST_FACTOR * settings.burstSize() : settings.burstSize());
                 first = false;
                 next = Math.max(next + interval, System.nanoTime());
             }
@@ -314,7 +318,7 @@ public final class CalibrationNode implements AutoCloseable {
 
     private void finish() throws IOException {
         synchronized (io) {
-            burst(2 * settings.burstSize());
+            burst(EDGE_BURST_FACTOR * settings.burstSize());
             file.end();
         }
     }
