@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PairingTest {
     private static final String PARENT = "tsc@scripted-parent";
-    private static final int PINGS = 4 * 5;
+    /** Three epochs of 5 and the final epoch of 4 × 5 (CalibrationNode.EDGE_BURST_FACTOR). */
+    private static final int PINGS = 3 * 5 + CalibrationNode.EDGE_BURST_FACTOR * 5;
 
     @Test
     void onlyTheReplyToTheCurrentPingIsEverPaired(@TempDir Path dir) throws Exception {
