@@ -57,6 +57,8 @@ public final class CalibrationNode implements AutoCloseable {
     private static final long HELLO_TIMEOUT_MILLIS = 250;
     /** Enough round trips for the JIT to compile both ends' paths (about 0.2 s at the default pacing). */
     static final int WARM_UP_ROUND_TRIPS = 1024;
+    private static final long WARM_UP_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long WARM_UP_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(800);
     /** The first and last epochs measure this many times the usual burst. */
     static final int EDGE_BURST_FACTOR = 4;
 
@@ -184,11 +186,15 @@ public final class CalibrationNode implements AutoCloseable {
     }
 
     private Burst measure(int epoch, int roundTrips) throws IOException {
-        long timeout = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis());
+        return measure(epoch, roundTrips, TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis()), Long.MAX_VALUE);
+    }
+
+    /** Up to {@code roundTrips} paced round trips, until {@code deadline} (System.nanoTime). */
+    private Burst measure(int epoch, int roundTrips, long timeout, long deadline) throws IOException {
         List<Zero> trips = new ArrayList<>();
         int sent = 0;
         int lossesInARow = 0;
-        while (sent < roundTrips && lossesInARow < MAX_LOSSES_IN_A_ROW) {
+        while (sent < roundTrips && lossesInARow < MAX_LOSSES_IN_A_ROW && System.nanoTime() < deadline) {
             if (sent > 0) {
                 spin(TimeUnit.MICROSECONDS.toNanos(settings.pacingMicros()));
             }
@@ -206,7 +212,11 @@ public final class CalibrationNode implements AutoCloseable {
      */
     private void warmUp() throws IOException {
         synchronized (io) {
-            measure(-1, Math.max(WARM_UP_ROUND_TRIPS, settings.burstSize()));
+            // Answers do not matter here, so a lost ping is not waited for long, and a lossy path
+            // cannot stretch the warm-up.
+            long timeout = Math.min(TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis()), WARM_UP_TIMEOUT_NANOS);
+            measure(-1, Math.max(WARM_UP_ROUND_TRIPS, settings.burstSize()), timeout,
+                    System.nanoTime() + WARM_UP_BUDGET_NANOS);
         }
     }
 
