@@ -321,13 +321,9 @@ final class ConsolidateCommand {
         return p;
     }
 
+    /** See {@link dev.dprof.clock.HostLoad#average()}. */
     static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
+        return dev.dprof.clock.HostLoad.average();
     }
 
     /** Medians over the repeats. */

@@ -31,6 +31,11 @@ final class Machine {
         return "unknown CPU";
     }
 
+    /** See {@link dev.dprof.clock.HostLoad#average()}. */
+    static String loadAverage() {
+        return dev.dprof.clock.HostLoad.average();
+    }
+
     static String jmhVersion() {
         String v = Version.getPlainVersion();
         return v == null ? "1.37" : v;

@@ -83,14 +83,9 @@ final class TestbedMachines {
         return 360.0 * Math.floorMod(NativeClock.rdtsc(), period) / period;
     }
 
-    /** The 1, 5 and 15 minute load averages: other work on this host widens round trips. */
+    /** See {@link dev.dprof.clock.HostLoad#average()}. */
     static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
+        return dev.dprof.clock.HostLoad.average();
     }
 
     /** The CPU a machine is pinned to with {@code --pin}: the reference alone on 0, the joins on the others. */
