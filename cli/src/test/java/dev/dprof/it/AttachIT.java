@@ -1,6 +1,7 @@
 package dev.dprof.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.format.EventKind;
@@ -9,6 +10,7 @@ import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.AttachApp;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,14 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code dprof attach PID}: a class loaded, linked and run before the agent arrives is
- * retransformed, so exactly the calls made after the attach are recorded.
+ * retransformed, so exactly the calls made after the attach are recorded; attaching a second
+ * time is refused with one line.
  */
 class AttachIT {
     static final int BEFORE = 2_000;
     static final int AFTER = 1_500;
 
     @Test
-    void classesLoadedBeforeAttachAreRetransformed(@TempDir Path tmp) throws Exception {
+    void classesLoadedBeforeAttachAreRetransformedAndASecondAttachIsRefused(@TempDir Path tmp) throws Exception {
         Running app = ForkedJvm.app(AttachApp.class, tmp).args(BEFORE, AFTER).start();
         app.awaitLine("ready");
 
@@ -35,14 +38,23 @@ class AttachIT {
         Output attach = ForkedJvm.dprof(tmp, "attach", app.pid(), "--config", config, "--out", out).runOk();
         assertEquals(List.of("dprof: attached to " + app.pid() + " with " + config), attach.stdout(), attach::toString);
 
+        // a second attach would split the events between two drainers: it is refused
+        Path secondOut = tmp.resolve("second");
+        ForkedJvm.dprof(tmp, "attach", app.pid(), "--config", config, "--out", secondOut).runOk();
+
         app.println("go");
         Output output = app.await();
         assertEquals(0, output.exitCode(), output::toString);
         long total = (long) BEFORE * (BEFORE - 1) / 2 + (long) AFTER * (AFTER - 1) / 2;
         assertEquals(List.of("ready", "done total=" + total), output.stdout(), output::toString);
-        assertEquals(1, output.dprofLines().size(), output::toString);
+        assertEquals(2, output.dprofLines().size(), output::toString);
         String line = output.dprofLines().get(0);
-        assertTrue(line.startsWith("dprof: recording 1 regions to " + out) && line.endsWith(" (attached)"), line);
+        assertTrue(line.startsWith("dprof: recording ") && line.contains(" regions to " + out)
+                && line.endsWith(" (attached)"), line);
+        String dir = line.substring(line.indexOf(" regions to ") + " regions to ".length(),
+                line.length() - " (attached)".length());
+        assertEquals("dprof: already recording to " + dir + "; this attach is ignored", output.dprofLines().get(1));
+        assertFalse(Files.exists(secondOut), "the refused attach writes nothing");
 
         Recording run = Recording.readOnly(out);
         run.requireCleanEnd();

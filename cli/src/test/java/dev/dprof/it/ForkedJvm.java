@@ -100,14 +100,9 @@ final class ForkedJvm {
         return this;
     }
 
-    /** Adds {@code -javaagent:dprof.jar=ARGS} verbatim. */
-    ForkedJvm agentArgs(String agentArgs) {
-        options.add("-javaagent:" + agentJar() + "=" + agentArgs);
-        return this;
-    }
-
-    ForkedJvm property(String name, Object value) {
-        options.add("-D" + name + "=" + value);
+    /** Adds {@code -Dkey=value}. */
+    ForkedJvm property(String key, Object value) {
+        options.add("-D" + key + "=" + value);
         return this;
     }
 
@@ -130,7 +125,7 @@ final class ForkedJvm {
         return this;
     }
 
-    List<String> command() {
+    private List<String> command() {
         List<String> command = new ArrayList<>();
         command.add(javaHome.resolve("bin").resolve("java").toString());
         command.addAll(options);

@@ -5,6 +5,7 @@ import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingConfig;
 import dev.dprof.agent.bootstrap.Rings;
 import dev.dprof.agent.config.AgentConfig;
+import dev.dprof.agent.config.CalibrationSpec;
 import dev.dprof.agent.config.ClockChoice;
 import dev.dprof.agent.config.ConfigException;
 import dev.dprof.agent.config.ConfigLoader;
@@ -12,6 +13,8 @@ import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.instrument.Weaver;
 import dev.dprof.agent.sink.Drainer;
 import dev.dprof.agent.sink.QueueSink;
+import dev.dprof.calibrator.net.AgentCalibration;
+import dev.dprof.calibrator.net.HostPort;
 import dev.dprof.clock.ClockSource;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.HostName;
@@ -31,10 +34,24 @@ import java.util.Optional;
 final class AgentStarter {
     static final String VERSION = "0.1.0";
 
+    /**
+     * Where this JVM records, once profiling has started. A second start (attaching twice, or
+     * attaching to a JVM started with {@code -javaagent}) is refused: a second drainer would split
+     * every ring's events between two queues, and its region ids would clash with the first's.
+     * A start that failed before its drainer ran leaves it unset, so attaching again with a fixed
+     * config works.
+     */
+    private static Path recording;
+
     private AgentStarter() {
     }
 
-    static void start(String args, Instrumentation inst, boolean attached) {
+    static synchronized void start(String args, Instrumentation inst, boolean attached) {
+        if (recording != null) {
+            warn("already recording to " + recording + "; this " + (attached ? "attach" : "start")
+                    + " is ignored");
+            return;
+        }
         AgentConfig config;
         Optional<SimulatedClock> simulated;
         AgentArgs parsed;
@@ -78,12 +95,24 @@ final class AgentStarter {
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
         new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(), header,
                 AgentStarter::warn).start();
+        recording = dir;
+        config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         weaver.install(inst);
         if (!Rings.NATIVE) {
             warn(clockLine);
         }
         warn("recording " + table.size() + " regions to " + dir + (attached ? " (attached)" : ""));
+    }
+
+    /** Calibrates the probes' clock domain against the YAML's base on a daemon thread; never throws. */
+    private static void startCalibration(CalibrationSpec spec, DomainClock clock, Path out) {
+        try {
+            AgentCalibration.start(new HostPort(spec.host(), spec.port()), spec.intervalSec(), clock, out,
+                    AgentStarter::warn);
+        } catch (RuntimeException e) {
+            warn("calibration off (" + e + "); the application runs on");
+        }
     }
 
     static void warn(String line) {

@@ -1,5 +1,6 @@
 package dev.dprof.agent.bootstrap;
 
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +33,8 @@ public final class Rings {
     public static final boolean NATIVE = RingConfig.freezeNative();
 
     private static final ConcurrentHashMap<Long, String> THREAD_NAMES = new ConcurrentHashMap<>();
+    /** The Java thread of each native ring, for {@link #drainLast}: only the drain can tell it has ended. */
+    private static final ConcurrentHashMap<Long, WeakReference<Thread>> NATIVE_THREADS = new ConcurrentHashMap<>();
     private static long[] handles = new long[64];
 
     private Rings() {
@@ -114,6 +117,8 @@ public final class Rings {
         Thread t = Thread.currentThread();
         long id = t.getId();
         if (nativeRing) {
+            // Before the bind: a drain that sees the ring bound finds its thread.
+            NATIVE_THREADS.putIfAbsent(id, new WeakReference<>(t));
             NativeRing.bindThread(id);
         }
         THREAD_NAMES.putIfAbsent(id, t.getName());
@@ -142,7 +147,24 @@ public final class Rings {
      */
     public static void drain(RingVisitor v, ByteBuffer scratch) {
         if (NATIVE) {
-            drainNative(v, scratch);
+            drainNative(v, scratch, false);
+        } else {
+            drainJava(v, scratch);
+        }
+    }
+
+    /**
+     * The drain at shutdown, after which nothing is drained any more: as {@link #drain}, and a
+     * thread that has ended while its native ring is not yet marked dead gets its THREAD_END
+     * stamped here, an upper bound of its real end, as {@link JavaRing} always does. The
+     * ring's own THREAD_END comes from the pthread destructor, which runs after
+     * {@code Thread.join} has returned and so may come after this drain — or, for the thread
+     * that ran {@code main}, never before the process exits. Such a ring is not freed, since its
+     * destructor may still write to it.
+     */
+    public static void drainLast(RingVisitor v, ByteBuffer scratch) {
+        if (NATIVE) {
+            drainNative(v, scratch, true);
         } else {
             drainJava(v, scratch);
         }
@@ -153,10 +175,13 @@ public final class Rings {
         JavaRing.drainAll(v, scratch);
     }
 
-    static synchronized void drainNative(RingVisitor v, ByteBuffer scratch) {
+    static void drainNative(RingVisitor v, ByteBuffer scratch) {
+        drainNative(v, scratch, false);
+    }
+
+    static synchronized void drainNative(RingVisitor v, ByteBuffer scratch, boolean last) {
         checkScratch(scratch);
         scratch.order(ByteOrder.LITTLE_ENDIAN);
-        int max = scratch.capacity() / SLOT_BYTES;
         int count;
         while ((count = NativeRing.listRings(handles)) == handles.length) {
             handles = new long[handles.length * 2];
@@ -169,27 +194,63 @@ public final class Rings {
             if (tid < 0 && !dead) {
                 continue;
             }
-            int budget = NativeRing.pending(ring);
-            boolean visitedEnd = false;
-            while (budget > 0) {
-                int n = NativeRing.drain(ring, scratch, Math.min(budget, max));
-                if (n <= 0) {
-                    break;
+            if (last && !dead && hasEnded(tid)) {
+                drainRing(v, scratch, ring, tid, false);
+                // The destructor may have run meanwhile; then its THREAD_END is pending, and final.
+                dead = NativeRing.isDead(ring);
+                if (!dead) {
+                    stampEnd(v, scratch, ring, tid);
+                    continue;
                 }
-                budget -= n;
-                boolean end = dead && budget == 0;
-                scratch.clear().limit(n * SLOT_BYTES);
-                v.batch(tid, scratch, n, NativeRing.lost(ring), end);
-                visitedEnd = end;
             }
-            if (dead) {
-                if (!visitedEnd) {
-                    scratch.clear().limit(0);
-                    v.batch(tid, scratch, 0, NativeRing.lost(ring), true);
-                }
-                NativeRing.release(ring);
-            }
+            drainRing(v, scratch, ring, tid, dead);
         }
+    }
+
+    /** Hands one ring's pending events to {@code v}; a dead ring gets its last call and is freed. */
+    private static void drainRing(RingVisitor v, ByteBuffer scratch, long ring, long tid, boolean dead) {
+        int max = scratch.capacity() / SLOT_BYTES;
+        int budget = NativeRing.pending(ring);
+        boolean visitedEnd = false;
+        while (budget > 0) {
+            int n = NativeRing.drain(ring, scratch, Math.min(budget, max));
+            if (n <= 0) {
+                break;
+            }
+            budget -= n;
+            boolean end = dead && budget == 0;
+            scratch.clear().limit(n * SLOT_BYTES);
+            v.batch(tid, scratch, n, NativeRing.lost(ring), end);
+            visitedEnd = end;
+        }
+        if (dead) {
+            if (!visitedEnd) {
+                scratch.clear().limit(0);
+                v.batch(tid, scratch, 0, NativeRing.lost(ring), true);
+            }
+            NativeRing.release(ring);
+        }
+    }
+
+    private static boolean hasEnded(long tid) {
+        WeakReference<Thread> ref = NATIVE_THREADS.get(tid);
+        if (ref == null) {
+            return false;
+        }
+        Thread t = ref.get();
+        return t == null || !t.isAlive();
+    }
+
+    /** One THREAD_END slot, stamped now on the rings' clock, as the ring's last batch. */
+    private static void stampEnd(RingVisitor v, ByteBuffer scratch, long ring, long tid) {
+        scratch.clear();
+        scratch.putLong(0, NativeClock.rdtsc());
+        scratch.putInt(8, NativeRing.THREAD_END_HEADER);
+        scratch.putInt(12, 0);
+        scratch.putLong(16, 0);
+        scratch.putLong(24, 0);
+        scratch.limit(SLOT_BYTES);
+        v.batch(tid, scratch, 1, NativeRing.lost(ring), true);
     }
 
     private static void checkScratch(ByteBuffer scratch) {

@@ -3,11 +3,13 @@ package dev.dprof.agent.bootstrap;
 import dev.dprof.format.EventCodes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -55,5 +57,41 @@ class RingsNativeFacadeTest {
         assertEquals(44, ev.get(3).b());
         assertEquals("facade-thread", Rings.threadName(tid));
         assertEquals(0, Rings.totalLost());
+    }
+
+    /**
+     * The drain at shutdown ends a joined thread with exactly one THREAD_END, whether its pthread
+     * destructor has run yet or not (either may happen: it runs a little after join returns), and
+     * leaves a thread that is still alive open.
+     */
+    @Test
+    void lastDrainEndsEveryEndedThreadExactlyOnce() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch recorded = new CountDownLatch(1);
+        Thread alive = new Thread(() -> {
+            Rings.record(EventCodes.header(10, 7));
+            recorded.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "still-running");
+        alive.start();
+        Thread ended = new Thread(() -> Rings.record(EventCodes.header(10, 8)), "just-ended");
+        ended.start();
+        ended.join();
+        recorded.await();
+
+        Collector c = new Collector();
+        Rings.drainLast(c, ByteBuffer.allocateDirect(4096));
+        release.countDown();
+        alive.join();
+
+        assertEquals(List.of(), c.violations);
+        assertEquals(List.of(1, 10, 2), c.of(ended.getId()).stream().map(Slot::kind).toList());
+        assertTrue(c.hasEnded(ended.getId()));
+        assertEquals(List.of(1, 10), c.of(alive.getId()).stream().map(Slot::kind).toList());
+        assertFalse(c.hasEnded(alive.getId()), "a live thread has not ended");
     }
 }

@@ -104,12 +104,12 @@ public final class Drainer implements RingVisitor, Runnable {
             writeHeader();
             while (running) {
                 sawFullScratch = false;
-                drainOnce();
+                drainOnce(false);
                 if (!sawFullScratch) {
                     LockSupport.parkNanos(intervalMs * 1_000_000L);
                 }
             }
-            drainOnce();
+            drainOnce(true);
             writeEnd();
         } catch (Throwable t) {
             warn.accept("profiling stopped: " + t + "; the application runs on, events from now on are lost");
@@ -159,13 +159,18 @@ public final class Drainer implements RingVisitor, Runnable {
         append(record, 1);
     }
 
-    private void drainOnce() {
+    /** Writes new regions, then every ring's pending events; {@code last} at shutdown (see {@link Rings#drainLast}). */
+    private void drainOnce(boolean last) {
         for (RegionInfo r = regions.pollUnwritten(); r != null; r = regions.pollUnwritten()) {
             record.clear();
             r.encode(record);
             append(record, 0);
         }
-        Rings.drain(this, scratch);
+        if (last) {
+            Rings.drainLast(this, scratch);
+        } else {
+            Rings.drain(this, scratch);
+        }
     }
 
     @Override

@@ -1,0 +1,123 @@
+package dev.dprof.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.dprof.format.EventKind;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.it.ForkedJvm.Output;
+import dev.dprof.it.ForkedJvm.Recording;
+import dev.dprof.it.app.FloodApp;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A full disk never breaks the host (DESIGN.md, rule 2). The queue is memory-mapped, so writing
+ * into a page the file system cannot back would be a SIGBUS; a small tmpfs makes that page real.
+ * Needs {@code mount} (root); skipped, saying so, where it is not allowed.
+ */
+class FullDiskIT {
+    static final String YAML = """
+            ringEvents: 262144
+            regions:
+              - {name: flood.send, class: dev.dprof.it.app.FloodApp, method: send, kind: send,
+                 channel: flood, key: {arg: 0}}
+            """;
+    /**
+     * The application floods until less than this is free: 1 MiB above the agent's 8 MiB reserve,
+     * so the agent is still writing then.
+     */
+    static final long FLOOD_UNTIL_FREE = 9L << 20;
+    /**
+     * Calls after that: three events each, more than a per-thread buffer holds, so even if the
+     * drainer has fallen behind, the last drain alone writes more than the 1 MiB left.
+     */
+    static final long CALLS_AFTER = 150_000;
+
+    private Path mounted;
+
+    /**
+     * Chronicle releases the reader's mappings on a background thread after {@code close()}, so
+     * the file system may be busy for a moment; a lazy unmount is the last resort.
+     */
+    @AfterEach
+    void unmount() throws Exception {
+        if (mounted == null) {
+            return;
+        }
+        for (int attempt = 0; attempt < 50; attempt++) {
+            if (command(attempt < 49, "umount", mounted.toString()) == 0) {
+                mounted = null;
+                return;
+            }
+            Thread.sleep(100);
+        }
+        command(false, "umount", "-l", mounted.toString());
+        mounted = null;
+    }
+
+    @Test
+    void fullDiskCountsTheLossAndTheApplicationFinishes(@TempDir Path tmp) throws Exception {
+        Path disk = mountTmpfs(tmp, "24m");
+        Path out = disk.resolve("out");
+        Output output = ForkedJvm.app(FloodApp.class, tmp).agent(ForkedJvm.config(tmp, YAML), out)
+                .args(disk, FLOOD_UNTIL_FREE, CALLS_AFTER).run();
+        assertEquals(0, output.exitCode(), () -> "the application must finish normally (no SIGBUS)\n" + output);
+        assertEquals(List.of("sent"), output.stdout(), output::toString);
+        List<String> full = output.dprofLines().stream().filter(l -> l.contains("disk full")).toList();
+        assertEquals(1, full.size(), output::toString);
+        assertTrue(full.get(0).contains(out.toString()) && full.get(0).contains("counted as lost"), full.get(0));
+        assertEquals(2, output.dprofLines().size(), () -> "the recording line and the disk-full line\n" + output);
+
+        Recording run = Recording.readOnly(out);
+        assertEquals(List.of(), run.problems());
+        ProcessEnd end = run.end().orElseThrow(() -> new AssertionError("the end record fits in the reserve"));
+        assertTrue(end.lostEvents() > 0, end::toString);
+        assertTrue(end.reason().contains("disk full"), end::toString);
+        assertEquals(end.eventsWritten(), run.events().size(), "every event the agent counted as written is readable");
+        assertTrue(run.count("flood.send", EventKind.SEND) > 100_000, "sends on disk before it filled");
+    }
+
+    @Test
+    void diskTooSmallForTheQueueLeavesTheApplicationUnprofiled(@TempDir Path tmp) throws Exception {
+        Path disk = mountTmpfs(tmp, "4m");
+        Path out = disk.resolve("out");
+        Output output = ForkedJvm.app(FloodApp.class, tmp).agent(ForkedJvm.config(tmp, YAML), out)
+                .args(disk, FLOOD_UNTIL_FREE, 10_000).runOk();
+        assertEquals(List.of("sent"), output.stdout(), output::toString);
+        assertEquals(1, output.dprofLines().size(), output::toString);
+        String line = output.dprofLines().get(0);
+        assertTrue(line.startsWith("dprof: cannot write the event queue in " + out) && line.contains("no space left")
+                && line.endsWith("the application runs unprofiled"), line);
+    }
+
+    private Path mountTmpfs(Path tmp, String size) throws Exception {
+        Path disk = Files.createDirectory(tmp.resolve("disk"));
+        int exit = command(false, "mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", disk.toString());
+        assumeTrue(exit == 0, "cannot mount a " + size + " tmpfs here (needs root and mount rights); "
+                + "the full-disk checks are skipped");
+        mounted = disk;
+        return disk;
+    }
+
+    private static int command(boolean quiet, String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return -1;
+        }
+        if (p.exitValue() != 0 && !quiet) {
+            System.err.println(String.join(" ", command) + ": " + output.trim());
+        }
+        return p.exitValue();
+    }
+}
