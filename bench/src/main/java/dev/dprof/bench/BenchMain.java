@@ -31,6 +31,7 @@ public final class BenchMain {
         return switch (args.get(0)) {
             case "probe" -> ProbeCommand.run(args.subList(1, args.size()));
             case "consolidate" -> ConsolidateCommand.run(args.subList(1, args.size()));
+            case "overhead" -> OverheadCommand.run(args.subList(1, args.size()));
             case "conversion" -> ConversionCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
@@ -44,7 +45,7 @@ public final class BenchMain {
 
     static final String USAGE = """
             usage: ./dprof bench conversion [--json FILE] [--quick]
-                   ./dprof bench probe [--json FILE] [--quick] [--keep]
+                   ./dprof bench probe [--json FILE] [--quick] [--keep] [--ring-events N]
 
               conversion  sound conversion of sorted ticks vs a double a + b·k, in one JMH run;
                        target ratio of throughputs ≥ 0.5. About 1 minute.
@@ -54,6 +55,8 @@ public final class BenchMain {
                 --json FILE  also write the figures as JSON
                 --quick      short JMH iterations, one fork: a smoke run, not for BENCHMARKS.md
                 --keep       keep the temporary directory (config, queues of the disk run)
+                --ring-events N  the agent's per-thread ring in events (default 2097152, lossless at full
+                             speed; a ring larger than the L2 costs the probe a few ns, see BENCHMARKS.md)
 
             usage: ./dprof bench consolidate [--events N] [--processes P] [--threads T] [--iterations I]
                                              [--repeats R] [--xmx SIZE] [--truth] [--json FILE] [--jfr FILE]
@@ -65,5 +68,13 @@ public final class BenchMain {
                        peak heap at N and N/10 events, sound vs linear conversion. About 5 minutes.
                 --truth      simulated runs as the agent writes them (a truth column); default: like real machines
                 --jfr FILE   also record one consolidation with JFR (settings=profile)
-                --work DIR   keep the traces in DIR and reuse them when the arguments match""";
+                --work DIR   keep the traces in DIR and reuse them when the arguments match
+
+            usage: ./dprof bench overhead [--app kmeans] [--runs 5] [--warmup 1] [--workers 4] [--threads 2]
+                                          [--iterations I] [--json FILE] [--keep] [-- APP_OPTIONS...]
+
+              overhead  the agent's cost to a real cluster: the example (kmeans, pagerank, cc, service) with its
+                       YAML, run with and without the agent, alternating, R times each (5) after warm-up pairs;
+                       median and IQR of the longest iteration span per run, slowdown = median ratio - 1
+                       (target <= 1%) with a 95% bootstrap interval. About 2 minutes for kmeans.""";
 }

@@ -65,6 +65,7 @@ final class ProbeCommand {
         Path json = null;
         boolean quick = false;
         boolean keep = false;
+        int ringEvents = ProbeConfig.RING_EVENTS;
         for (int i = 0; i < args.size(); i++) {
             switch (args.get(i)) {
                 case "--json" -> {
@@ -72,6 +73,13 @@ final class ProbeCommand {
                         return BenchMain.usage("--json needs a file");
                     }
                     json = Path.of(args.get(++i));
+                }
+                case "--ring-events" -> {
+                    int n = i + 1 < args.size() ? parseInt(args.get(++i)) : -1;
+                    if (n < 1024 || n > 1 << 24 || (n & (n - 1)) != 0) {
+                        return BenchMain.usage("--ring-events needs a power of two in 1024..16777216");
+                    }
+                    ringEvents = n;
                 }
                 case "--quick" -> quick = true;
                 case "--keep" -> keep = true;
@@ -90,7 +98,7 @@ final class ProbeCommand {
         Plan plan = quick ? Plan.QUICK : Plan.FULL;
         Path work = Files.createTempDirectory("dprof-bench-");
         try {
-            return measure(agentJar, work, plan, json);
+            return measure(agentJar, work, plan, ringEvents, json);
         } finally {
             if (keep) {
                 System.out.println("dprof bench: kept " + work);
@@ -100,10 +108,19 @@ final class ProbeCommand {
         }
     }
 
-    private static int measure(Path agentJar, Path work, Plan plan, Path json) throws Exception {
-        Path yaml = ProbeConfig.write(work);
+    private static int parseInt(String s) {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static int measure(Path agentJar, Path work, Plan plan, int ringEvents, Path json) throws Exception {
+        Path yaml = ProbeConfig.write(work, ringEvents);
         OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);
-        System.out.println("dprof bench probe: agent " + agentJar + ", config " + yaml);
+        String loadBefore = Machine.loadAverage();
+        System.out.println("dprof bench probe: agent " + agentJar + ", config " + yaml + ", load average " + loadBefore);
 
         // 1. JMH: the four benchmarks in one run, each fork with the agent.
         Path jmhOut = Files.createDirectories(work.resolve("jmh-queues"));
@@ -120,11 +137,12 @@ final class ProbeCommand {
         DiskRun.Result disk = DiskRun.run(agentJar, yaml, Files.createDirectories(work.resolve("disk-queue")), DISK_CALLS);
 
         Figures f = Figures.of(results, disk);
+        String load = loadBefore + " before, " + Machine.loadAverage() + " after";
         boolean jmhLossless = jmhQueues.size() == plan.forks() * BENCHMARKS.length
                 && jmhQueues.stream().allMatch(QueueTally::lossless);
-        report(f, plan, started, jmhQueues, jmhLossless, disk);
+        report(f, plan, ringEvents, started, load, jmhQueues, jmhLossless, disk);
         if (json != null) {
-            writeJson(json, f, plan, started, jmhQueues, jmhLossless, disk);
+            writeJson(json, f, plan, ringEvents, started, load, jmhQueues, jmhLossless, disk);
             System.out.println("dprof bench: wrote " + json);
         }
         if (!jmhLossless || !disk.complete()) {
@@ -183,17 +201,20 @@ final class ProbeCommand {
     }
 
     /** The five figures and what they were computed from. */
-    record Figures(Map<String, Value> nsPerOp, Map<String, Double> allocPerOp, Value probe, Value limit, Value jfr,
-                   Value jniCall, Value nanoTimeStore, double bytesPerEvent, double allocPerEvent) {
+    record Figures(Map<String, Value> nsPerOp, Map<String, Double> medianNsPerOp, Map<String, Double> allocPerOp,
+                   Value probe, Value limit, Value jfr, Value jniCall, Value nanoTimeStore,
+                   double bytesPerEvent, double allocPerEvent) {
         static Figures of(Map<String, RunResult> results, DiskRun.Result disk) {
             Map<String, Value> ns = new LinkedHashMap<>();
+            Map<String, Double> median = new LinkedHashMap<>();
             Map<String, Double> alloc = new LinkedHashMap<>();
             for (String b : BENCHMARKS) {
                 ns.put(b, Value.of(results.get(b).getPrimaryResult()));
+                median.put(b, results.get(b).getPrimaryResult().getStatistics().getPercentile(50));
                 alloc.put(b, allocPerOp(results.get(b)));
             }
             Value plain = ns.get("plain");
-            return new Figures(ns, alloc,
+            return new Figures(ns, median, alloc,
                     ns.get("instrumented").minus(plain).div(2),
                     ns.get("limit").minus(plain).div(2),
                     ns.get("jfr").minus(plain),
@@ -207,6 +228,11 @@ final class ProbeCommand {
         private static double allocPerOp(RunResult r) {
             Result norm = r.getSecondaryResults().get("gc.alloc.rate.norm");
             return norm == null ? 0 : norm.getScore();
+        }
+
+        /** The figure from the medians of the measured iterations: robust to a few disturbed ones. */
+        double medianDiff(String a, String b, double div) {
+            return (medianNsPerOp.get(a) - medianNsPerOp.get(b)) / div;
         }
 
         boolean probeVsLimit() {
@@ -226,16 +252,20 @@ final class ProbeCommand {
         }
     }
 
-    private static void report(Figures f, Plan plan, OffsetDateTime started, List<QueueTally> jmhQueues,
+    private static void report(Figures f, Plan plan, int ringEvents, OffsetDateTime started, String load, List<QueueTally> jmhQueues,
                                boolean jmhLossless, DiskRun.Result disk) {
         System.out.println();
         System.out.println("dprof bench probe — " + started + ", " + Machine.describe());
+        System.out.println("load average (1, 5, 15 min): " + load + "; " + Machine.NOTE);
         System.out.printf(Locale.ROOT, "JMH %s: %d fork(s) per benchmark, %d × %d ms warm-up, %d × %d ms measured, agent in every fork%n",
                 Machine.jmhVersion(), plan.forks(), plan.warmupIterations(), plan.warmupMs(), plan.iterations(), plan.iterationMs());
+        System.out.printf(Locale.ROOT, "agent: ringEvents %d (%d MiB per thread), drainIntervalMs %d%n",
+                ringEvents, ringEvents * 32L >> 20, ProbeConfig.DRAIN_INTERVAL_MS);
         System.out.println();
-        System.out.printf(Locale.ROOT, "  %-14s %22s %14s%n", "benchmark", "ns/op (99.9%)", "alloc B/op");
+        System.out.printf(Locale.ROOT, "  %-14s %22s %14s %14s%n", "benchmark", "ns/op (99.9%)", "median ns/op", "alloc B/op");
         for (String b : BENCHMARKS) {
-            System.out.printf(Locale.ROOT, "  %-14s %22s %14.4f%n", b, f.nsPerOp().get(b).ns(), f.allocPerOp().get(b));
+            System.out.printf(Locale.ROOT, "  %-14s %22s %14.2f %14.4f%n", b, f.nsPerOp().get(b).ns(),
+                    f.medianNsPerOp().get(b), f.allocPerOp().get(b));
         }
         System.out.println();
         System.out.println("  queues of the JMH forks (read back):");
@@ -266,6 +296,8 @@ final class ProbeCommand {
         System.out.printf(Locale.ROOT, "  %-20s %-22s %-34s %s%n", "allocBytesPerEvent",
                 String.format(Locale.ROOT, "%.4f B", f.allocPerEvent()),
                 String.format(Locale.ROOT, "0 (≤ %.2f B, JMH noise)", MAX_ALLOC_PER_EVENT), verdict(f.alloc()));
+        System.out.printf(Locale.ROOT, "  (from the medians of the iterations: probeNs %.2f, limitNs %.2f, jfrNs %.2f ns)%n",
+                f.medianDiff("instrumented", "plain", 2), f.medianDiff("limit", "plain", 2), f.medianDiff("jfr", "plain", 1));
         System.out.printf(Locale.ROOT, "  (disk: %d bytes allocated, %d apparent, for %d events read back)%n",
                 disk.allocatedBytes(), disk.apparentBytes(), disk.events());
         System.out.printf(Locale.ROOT, "  (disk run heap: main thread %d B over %d calls; drainer thread %d B over %d batches;"
@@ -281,7 +313,7 @@ final class ProbeCommand {
         return pass ? "PASS" : "FAIL";
     }
 
-    private static void writeJson(Path file, Figures f, Plan plan, OffsetDateTime started, List<QueueTally> jmhQueues,
+    private static void writeJson(Path file, Figures f, Plan plan, int ringEvents, OffsetDateTime started, String load, List<QueueTally> jmhQueues,
                                   boolean jmhLossless, DiskRun.Result disk) throws IOException {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
@@ -303,7 +335,12 @@ final class ProbeCommand {
         parts.put("jniCallErrorNs", f.jniCall().error());
         parts.put("nanoTimeStoreNs", f.nanoTimeStore().value());
         parts.put("nanoTimeStoreErrorNs", f.nanoTimeStore().error());
-        parts.put("note", "jniCallNs = (jni - plain)/2: one empty JNI call; nanoTimeStoreNs = (nanoTime - plain)/2:"
+        parts.put("probeNsFromMedians", f.medianDiff("instrumented", "plain", 2));
+        parts.put("limitNsFromMedians", f.medianDiff("limit", "plain", 2));
+        parts.put("jfrNsFromMedians", f.medianDiff("jfr", "plain", 1));
+        parts.put("note", "*FromMedians: the same differences over the medians of the measured iterations (all forks),"
+                + " less sensitive to iterations disturbed by other load on the machine; "
+                + "jniCallNs = (jni - plain)/2: one empty JNI call; nanoTimeStoreNs = (nanoTime - plain)/2:"
                 + " the limit with System.nanoTime() instead of the JNI rdtsc");
 
         ObjectNode targets = root.putObject("targets");
@@ -317,6 +354,7 @@ final class ProbeCommand {
             ObjectNode n = benchmarks.putObject(b);
             n.put("nsPerOp", f.nsPerOp().get(b).value());
             n.put("errorNs", f.nsPerOp().get(b).error());
+            n.put("medianNsPerOp", f.medianNsPerOp().get(b));
             n.put("allocBytesPerOp", f.allocPerOp().get(b));
         }
         benchmarks.put("definitions", "plain: empty out-of-line static method; instrumented: the same, woven as a"
@@ -333,12 +371,13 @@ final class ProbeCommand {
         ctx.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         ctx.put("cpus", Runtime.getRuntime().availableProcessors());
         ctx.put("cpuModel", Machine.cpuModel());
-        ctx.put("machine", Machine.NOTE);
+        ctx.put("note", Machine.NOTE);
+        ctx.put("loadAverage", load);
         ctx.put("jmh", Machine.jmhVersion());
         ctx.put("forks", plan.forks());
         ctx.put("warmup", plan.warmupIterations() + " x " + plan.warmupMs() + " ms");
         ctx.put("measurement", plan.iterations() + " x " + plan.iterationMs() + " ms");
-        ctx.put("ringEvents", ProbeConfig.RING_EVENTS);
+        ctx.put("ringEvents", ringEvents);
         ctx.put("drainIntervalMs", ProbeConfig.DRAIN_INTERVAL_MS);
         ctx.put("limitRingEvents", ProbeTargets.LIMIT_EVENTS);
 

@@ -12,22 +12,31 @@ import java.util.List;
  */
 final class ProbeConfig {
     static final String REGION = "bench#instrumented";
-    /** Per-thread ring, in events (32 bytes each: 64 MiB). */
+    /**
+     * Per-thread ring, in events (32 bytes each: 64 MiB). Large, so that nothing is dropped while
+     * one thread records ~40 M events/s and the drainer shares a 2-core machine; a ring this size
+     * does not fit a core's L2, which costs the probe a few ns (BENCHMARKS.md), see {@code --ring-events}.
+     */
     static final int RING_EVENTS = 1 << 21;
     static final int DRAIN_INTERVAL_MS = 1;
 
     private ProbeConfig() {
     }
 
-    /** Writes the YAML into {@code dir} and returns its path. */
+    /** Writes the YAML with {@link #RING_EVENTS} into {@code dir} and returns its path. */
     static Path write(Path dir) throws IOException {
+        return write(dir, RING_EVENTS);
+    }
+
+    /** Writes the YAML into {@code dir} and returns its path. */
+    static Path write(Path dir, int ringEvents) throws IOException {
         Path yaml = dir.resolve("probe-bench.yaml");
         Files.write(yaml, List.of(
                 "# written by dprof bench probe",
                 "version: 1",
                 "clock: rdtsc",
                 "drainIntervalMs: " + DRAIN_INTERVAL_MS,
-                "ringEvents: " + RING_EVENTS,
+                "ringEvents: " + ringEvents,
                 "annotations: false",
                 "regions:",
                 "  - name: " + REGION,

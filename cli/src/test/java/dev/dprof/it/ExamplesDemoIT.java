@@ -1,0 +1,60 @@
+package dev.dprof.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dprof.it.ForkedJvm.Output;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dprof demo} end to end, as {@code ./dprof demo} runs it: {@code java -jar dprof.jar demo}
+ * with {@code -Ddprof.home} at the repository root (the demo takes the examples jar and the YAML
+ * from there). Three worker JVMs on simulated clocks calibrate against the demo JVM; the JSON must
+ * show every converted tick contained in its bound, the injected straggler detected, and its
+ * score's truth inside the sound [lo, hi], which is at most 0.01 wide.
+ */
+class ExamplesDemoIT {
+    @Test
+    void demoDetectsTheStragglerWithSoundTightBounds(@TempDir Path tmp) throws Exception {
+        Path json = tmp.resolve("demo.json");
+        Output output = null;
+        for (int attempt = 1; attempt <= ExamplesIT.ATTEMPTS; attempt++) {
+            output = ForkedJvm.dprof(tmp, "demo", "--workers", 3, "--out", tmp.resolve("demo"), "--json", json)
+                    .property("dprof.home", ExamplesIT.repositoryRoot()).run();
+            // again only when a worker's port was taken by another process between pick and bind
+            boolean portTaken = output.exitCode() != 0
+                    && output.stdout().stream().anyMatch(l -> l.contains(ExamplesIT.PORT_TAKEN));
+            if (!portTaken) {
+                break;
+            }
+        }
+        Output ended = output;
+        assertEquals(0, ended.exitCode(), ended::toString);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        String context = root.toPrettyString() + "\n" + ended;
+
+        assertEquals("kmeans", root.get("app").asText(), context);
+        assertEquals(3, root.get("workers").asInt(), context);
+        assertEquals(4, root.get("domains").asInt(), context);
+        long checked = root.get("containment").get("checked").asLong();
+        assertTrue(checked > 0, context);
+        assertEquals(checked, root.get("containment").get("contained").asLong(), context);
+
+        JsonNode score = root.get("stragglerScore");
+        int straggler = root.get("straggler").asInt();
+        assertEquals(straggler, score.get("process").asInt(), context);
+        assertEquals(straggler, score.get("detected").asInt(), context);
+        double lo = score.get("freezer").get("lo").asDouble();
+        double hi = score.get("freezer").get("hi").asDouble();
+        double truth = score.get("truth").asDouble();
+        assertTrue(lo <= truth && truth <= hi,
+                () -> "truth " + truth + " outside [" + lo + ", " + hi + "]\n" + context);
+        assertTrue(hi - lo <= 0.01, () -> "bound " + (hi - lo) + " wider than 0.01\n" + context);
+        assertTrue(lo > score.get("othersMaxHi").asDouble(), () -> "the straggler's lo does not clear the others' hi\n"
+                + context);
+    }
+}
