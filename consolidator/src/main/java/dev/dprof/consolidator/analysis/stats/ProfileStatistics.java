@@ -5,6 +5,7 @@ import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.TcpRegions;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
@@ -273,6 +274,8 @@ public final class ProfileStatistics {
         private DurationSums[][] callers = new DurationSums[0][];
         private final long[] eventsOf;
         private final Map<MessageKey, Sent> inFlight = new HashMap<>();
+        /** TCP writes by flow and first byte offset; a read matches the write that sent its last byte. */
+        private final Map<Long, java.util.TreeMap<Long, Sent>> tcpWrites = new HashMap<>();
         private final Set<MessageKey> ambiguous = new HashSet<>();
         private final Map<BarrierKey, BarrierInstance> barriers = new HashMap<>();
         private final PeerSums[] peers;
@@ -416,7 +419,16 @@ public final class ProfileStatistics {
             return s;
         }
 
+        private boolean isRegion(int region, String name) {
+            return region >= 0 && region < info.regions().size() && info.regions().get(region).name().equals(name);
+        }
+
         private void send(ProfileEvent e, int process) {
+            if (isRegion(e.region, TcpRegions.WRITE)) {
+                tcpWrites.computeIfAbsent(e.a, k -> new java.util.TreeMap<>())
+                        .put(e.b, new Sent(process, e.lo, e.hi, e.truth, e.lo >= from));
+                return;
+            }
             MessageKey key = new MessageKey(e.a, e.b);
             if (ambiguous.contains(key)) {
                 ambiguousMessages++;
@@ -431,7 +443,18 @@ public final class ProfileStatistics {
         }
 
         private void receive(ProfileEvent e, int process) {
-            Sent s = inFlight.remove(new MessageKey(e.a, e.b));
+            Sent s;
+            if (isRegion(e.region, TcpRegions.READ)) {
+                java.util.TreeMap<Long, Sent> writes = tcpWrites.get(e.a);
+                Map.Entry<Long, Sent> write = writes == null ? null : writes.floorEntry(e.b - 1);
+                s = write == null ? null : write.getValue();
+                if (write != null) {
+                    // Later reads end further on: writes before this one can no longer match.
+                    writes.headMap(write.getKey(), false).clear();
+                }
+            } else {
+                s = inFlight.remove(new MessageKey(e.a, e.b));
+            }
             if (s == null) {
                 unmatchedReceives++;
                 return;
