@@ -7,6 +7,7 @@ import dev.dprof.calibrator.net.CalibrationServer;
 import dev.dprof.calibrator.net.OrderedClock;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.SimulatedClock;
+import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
 import dev.dprof.consolidator.analysis.straggler.StragglerScore;
 import dev.dprof.consolidator.consolidate.ConsolidationException;
 import dev.dprof.consolidator.consolidate.Consolidator;
@@ -147,6 +148,8 @@ public final class DemoCommand implements Callable<Integer> {
         long[] containment = containment(profile);
         System.out.printf(Locale.ROOT, "%d events, %d clock domains; %d of %d converted ticks contain their truth%n",
                 info.events(), info.processes().size() + 1, containment[1], containment[0]);
+        System.out.println();
+        AnalyzeCommand.Stats.print(ProfileStatistics.compute(profile), System.out);
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("app", app).put("workers", workers).put("straggler", straggler).put("events", info.events())
                 .put("domains", info.processes().size() + 1);
