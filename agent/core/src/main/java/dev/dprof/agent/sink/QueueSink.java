@@ -23,6 +23,8 @@ import net.openhft.chronicle.wire.DocumentContext;
  */
 public final class QueueSink implements AutoCloseable {
     static final long RESERVE_BYTES = 8L << 20;
+    /** Bytes appended between two checks of the free space: an eighth of the reserve. */
+    static final long CHECK_EVERY_BYTES = RESERVE_BYTES / 8;
     private static final long DEFAULT_BLOCK_SIZE = 16L << 20;
 
     private final Path dir;
@@ -30,6 +32,8 @@ public final class QueueSink implements AutoCloseable {
     private final ExcerptAppender appender;
     private final FileStore store;
     private String refusal;
+    private long lastFree;
+    private long unchecked = Long.MAX_VALUE / 2;
 
     private QueueSink(Path dir, SingleChronicleQueue queue, FileStore store) {
         this.dir = dir;
@@ -65,15 +69,22 @@ public final class QueueSink implements AutoCloseable {
         if (refusal != null) {
             return false;
         }
-        try {
-            if (store.getUsableSpace() < RESERVE_BYTES + 2L * record.size()) {
+        // The free space is asked for only after CHECK_EVERY_BYTES were written (a system call and
+        // an allocation each time); what is written in between stays far inside the reserve.
+        if (unchecked + record.size() > CHECK_EVERY_BYTES || lastFree - unchecked < RESERVE_BYTES + 2L * record.size()) {
+            try {
+                lastFree = store.getUsableSpace();
+                unchecked = 0;
+            } catch (IOException e) {
+                refusal = "cannot check free space for " + dir + ": " + e.getMessage();
+                return false;
+            }
+            if (lastFree < RESERVE_BYTES + 2L * record.size()) {
                 refusal = "disk full: less than " + (RESERVE_BYTES >> 20) + " MiB free on " + store + " for " + dir;
                 return false;
             }
-        } catch (IOException e) {
-            refusal = "cannot check free space for " + dir + ": " + e.getMessage();
-            return false;
         }
+        unchecked += record.size();
         write(record);
         return true;
     }
