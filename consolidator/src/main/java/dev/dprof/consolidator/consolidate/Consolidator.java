@@ -63,6 +63,12 @@ public final class Consolidator {
      * @param progress told the number of events written so far, now and then
      */
     public static ProfileInfo run(Options options, LongConsumer progress) throws ConsolidationException, IOException {
+        return run(options, progress, (calibration, domain) -> TickBounds.sound(calibration.converter(domain)));
+    }
+
+    /** The same with another conversion of ticks (the seam for other synchronization methods). */
+    static ProfileInfo run(Options options, LongConsumer progress, TickBounds.Factory conversion)
+            throws ConsolidationException, IOException {
         List<Path> queues;
         RunInventory inventory;
         try {
@@ -139,7 +145,7 @@ public final class Consolidator {
                     int stream = streamInfos.size();
                     streamInfos.add(new ProfileInfo.Stream(stream, p.index(), thread, p.threadName(thread)));
                     streams.add(new ThreadStream(stream, p.index(), queue.batches(thread),
-                            calibration == null ? null : calibration.converter(p.header().domainId()),
+                            calibration == null ? null : conversion.forDomain(calibration, p.header().domainId()),
                             truth ? referenceTruth : null, map, causal.dependencies(p.index(), thread),
                             causal.signals(p.index(), thread)));
                 }

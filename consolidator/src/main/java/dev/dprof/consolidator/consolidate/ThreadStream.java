@@ -1,6 +1,5 @@
 package dev.dprof.consolidator.consolidate;
 
-import dev.dprof.calibrator.estimate.TickConverter;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.consolidator.read.BatchCursor;
 import dev.dprof.format.EventBatchReader;
@@ -17,7 +16,7 @@ final class ThreadStream {
     final int stream;
     final int process;
     private final BatchCursor cursor;
-    private final TickConverter converter;
+    private final TickBounds bounds;
     private final SimulatedClock referenceTruth;
     private final int[] regionIndex;
     private final int[] waitFor;
@@ -38,16 +37,16 @@ final class ThreadStream {
     private long unbounded;
 
     /**
-     * @param converter       the thread's domain to reference; null when not converting ({@code --sync none})
+     * @param bounds          the thread's domain to reference; null when not converting ({@code --sync none})
      * @param referenceTruth  the reference's simulated clock, to compute truth from real ticks; or null
      * @param regionIndex     the process's region ids mapped to global region indexes
      */
-    ThreadStream(int stream, int process, BatchCursor cursor, TickConverter converter, SimulatedClock referenceTruth,
+    ThreadStream(int stream, int process, BatchCursor cursor, TickBounds bounds, SimulatedClock referenceTruth,
                  int[] regionIndex, int[] waitFor, int[] signal) {
         this.stream = stream;
         this.process = process;
         this.cursor = cursor;
-        this.converter = converter;
+        this.bounds = bounds;
         this.referenceTruth = referenceTruth;
         this.regionIndex = regionIndex;
         this.waitFor = waitFor;
@@ -104,17 +103,11 @@ final class ThreadStream {
         }
         size = i;
         position = 0;
-        if (converter == null) {
+        if (bounds == null) {
             System.arraycopy(tick, 0, lo, 0, size);
             System.arraycopy(tick, 0, hi, 0, size);
-        } else if (sorted) {
-            converter.convertSorted(tick, size, lo, hi);
         } else {
-            for (int k = 0; k < size; k++) {
-                boolean ok = converter.convert(tick[k]);
-                lo[k] = ok ? converter.lo() : Long.MIN_VALUE;
-                hi[k] = ok ? converter.hi() : Long.MAX_VALUE;
-            }
+            bounds.convert(tick, size, sorted, lo, hi);
         }
         for (int k = 0; k < size; k++) {
             if (lo[k] == Long.MIN_VALUE) {
