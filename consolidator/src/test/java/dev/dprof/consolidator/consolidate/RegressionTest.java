@@ -22,19 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 class RegressionTest {
 
     /**
-     * docs/BOUNDS.md ("Durations") states that a duration of {@code Δk = k2 − k1} ticks within one
-     * thread lasts {@code Δk·[F_lo, F_hi]} reference ticks, and {@code profile.json} exports
-     * {@code slopeLow}/{@code slopeHigh} for exactly that. But ticks are floor readings of continuous
-     * clocks (BOUNDS.md "The model"): the continuous span is in {@code (Δk − 1, Δk + 1)}, and two
-     * reference readings differ from the continuous reference duration by up to one tick. Applied to
-     * readings, the formula misses the truth for ~3–4% of consecutive event pairs here (typically by
-     * 1–2 ticks). {@code analysis/stats/ProfileStatistics} already uses the sound form
-     * {@code [max(0, Δk − 1)·F_lo, (Δk + 1)·F_hi]} for the continuous duration; what remains is the
-     * documentation. Fix: docs/BOUNDS.md "Durations" should state that form, and that a difference of
-     * two reference <em>readings</em> (e.g. of truths) is within one more tick:
-     * {@code [floor(max(0, Δk − 1)·F_lo), ceil((Δk + 1)·F_hi)]}, as
-     * {@link SyntheticRunPropertiesTest#durationBoundsWithinAThreadHoldTheTrueDuration} checks. This
-     * test then moves there as the documented formula's check.
+     * Durations inside a thread (docs/BOUNDS.md "Durations"): readings stand for continuous clocks,
+     * so the continuous span is within {@code Δk ± 1} local ticks, and a difference of two reference
+     * readings (of truths) is within one more reference tick: {@code (Δk)·[F_lo, F_hi]} alone missed
+     * the truth for ~3–4% of consecutive event pairs.
      */
     @Test
     void durationsWithQuantisationHoldTheTrueReadingDifferences(@TempDir Path dir) throws Exception {
