@@ -1,6 +1,7 @@
 package dev.dprof.calibrator.net;
 
 import dev.dprof.format.calibration.Zero;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -17,6 +18,13 @@ import java.util.Optional;
 public record Burst(int epoch, int sent, List<Zero> roundTrips) {
     public Burst {
         roundTrips = List.copyOf(roundTrips);
+    }
+
+    /** This epoch continued by {@code more} round trips of the same epoch. */
+    public Burst and(Burst more) {
+        List<Zero> all = new ArrayList<>(roundTrips);
+        all.addAll(more.roundTrips);
+        return new Burst(epoch, sent + more.sent, all);
     }
 
     /** The epoch's zero, empty when no ping was answered (a miss). */

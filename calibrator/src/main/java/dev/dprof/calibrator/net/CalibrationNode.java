@@ -59,8 +59,15 @@ public final class CalibrationNode implements AutoCloseable {
     static final int WARM_UP_ROUND_TRIPS = 1024;
     private static final long WARM_UP_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long WARM_UP_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(800);
-    /** The first and last epochs measure this many times the usual burst. */
+    /** The first and last epochs measure at least this many times the usual burst. */
     static final int EDGE_BURST_FACTOR = 4;
+    /**
+     * An edge epoch goes on, burst after burst, until its tightest round trip is within this factor
+     * of the tightest this link has shown before (warm-up included) …
+     */
+    static final double EDGE_TARGET = 1.1;
+    /** … or until this much time has gone: it delays the start of the run and its shutdown. */
+    private static final long EDGE_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /** After this many unanswered pings in a row the parent is taken as gone for this epoch. */
     private static final int MAX_LOSSES_IN_A_ROW = 16;
@@ -79,6 +86,8 @@ public final class CalibrationNode implements AutoCloseable {
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CountDownLatch done = new CountDownLatch(1);
     private int nextEpoch;
+    /** The narrowest round trip measured on this link so far, in node ticks; guarded by {@link #io}. */
+    private long tightestWidthTicks = Long.MAX_VALUE;
     private boolean stopRequested;
     private boolean looping;
     private volatile String failure;
@@ -161,28 +170,45 @@ public final class CalibrationNode implements AutoCloseable {
      * answering), and appends the tightest to the file, forced to disk.
      */
     public Burst burst() throws IOException {
-        return burst(settings.burstSize());
+        synchronized (io) {
+            return record(measure(nextEpoch++, settings.burstSize()));
+        }
     }
 
     /**
-     * An epoch of {@code roundTrips}. The first and the last epoch of a run get a larger burst: the mean-frequency bound is set by exactly those two zeros ((w_first + w_last)/span),
-     * so their widths matter most.
+     * The first or the last epoch of a run. The mean-frequency bound, which assumes nothing about
+     * drift, is set by exactly those two zeros ((w_first + w_last)/span, DProf Alg. 3), so they get
+     * more round trips: at least {@link #EDGE_BURST_FACTOR} bursts, and more until one round trip
+     * comes within {@link #EDGE_TARGET} of the link's best so far (or the budget is spent): at the
+     * start the other JVMs of a machine are still compiling, at the end they are all shutting
+     * down, and a fixed burst then rarely catches a quiet moment.
      */
-    private Burst burst(int roundTrips) throws IOException {
+    private Burst edgeBurst() throws IOException {
         synchronized (io) {
             int epoch = nextEpoch++;
-            Burst burst = measure(epoch, roundTrips);
-            counts.add(Count.EPOCHS);
-            Optional<Zero> zero = burst.tightest();
-            if (zero.isPresent()) {
-                file.zero(zero.get());
-                counts.add(Count.ZEROS);
-            } else {
-                counts.add(Count.MISSES);
+            long deadline = System.nanoTime() + EDGE_BUDGET_NANOS;
+            long target = tightestWidthTicks == Long.MAX_VALUE ? 0 : (long) (tightestWidthTicks * EDGE_TARGET);
+            Burst edge = measure(epoch, EDGE_BURST_FACTOR * settings.burstSize());
+            while (System.nanoTime() < deadline && edge.tightest().map(z -> z.widthTicks() > target).orElse(false)) {
+                Burst more = measure(epoch, settings.burstSize(), TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis()),
+                        deadline);
+                edge = edge.and(more);
             }
-            settings.epochLog().accept(describe(burst));
-            return burst;
+            return record(edge);
         }
+    }
+
+    private Burst record(Burst burst) throws IOException {
+        counts.add(Count.EPOCHS);
+        Optional<Zero> zero = burst.tightest();
+        if (zero.isPresent()) {
+            file.zero(zero.get());
+            counts.add(Count.ZEROS);
+        } else {
+            counts.add(Count.MISSES);
+        }
+        settings.epochLog().accept(describe(burst));
+        return burst;
     }
 
     private Burst measure(int epoch, int roundTrips) throws IOException {
@@ -200,7 +226,10 @@ public final class CalibrationNode implements AutoCloseable {
             }
             Optional<Zero> trip = link.roundTrip(epoch, parentFingerprint, timeout);
             sent++;
-            trip.ifPresent(trips::add);
+            if (trip.isPresent()) {
+                trips.add(trip.get());
+                tightestWidthTicks = Math.min(tightestWidthTicks, trip.get().widthTicks());
+            }
             lossesInARow = trip.isPresent() ? 0 : lossesInARow + 1;
         }
         return new Burst(epoch, sent, trips);
@@ -238,7 +267,11 @@ public final class CalibrationNode implements AutoCloseable {
             warmUp();
             boolean first = true;
             while (!stopSignal.await(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                burst(first ? EDGE_BURST_FACTOR * settings.burstSize() : settings.burstSize());
+                if (first) {
+                    edgeBurst();
+                } else {
+                    burst();
+                }
                 first = false;
                 next = Math.max(next + interval, System.nanoTime());
             }
@@ -328,7 +361,7 @@ public final class CalibrationNode implements AutoCloseable {
 
     private void finish() throws IOException {
         synchronized (io) {
-            burst(EDGE_BURST_FACTOR * settings.burstSize());
+            edgeBurst();
             file.end();
         }
     }

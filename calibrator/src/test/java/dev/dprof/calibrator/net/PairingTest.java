@@ -28,8 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PairingTest {
     private static final String PARENT = "tsc@scripted-parent";
-    /** Three epochs of 5 and the final epoch of 4 × 5 (CalibrationNode.EDGE_BURST_FACTOR). */
-    private static final int PINGS = 3 * 5 + CalibrationNode.EDGE_BURST_FACTOR * 5;
+    /**
+     * Three epochs of 5 and the final epoch of at least 4 × 5 (CalibrationNode.EDGE_BURST_FACTOR);
+     * the final one may go on until it is as tight as the best before it.
+     */
+    private static final int MIN_PINGS = 3 * 5 + CalibrationNode.EDGE_BURST_FACTOR * 5;
 
     @Test
     void onlyTheReplyToTheCurrentPingIsEverPaired(@TempDir Path dir) throws Exception {
@@ -58,10 +61,11 @@ class PairingTest {
             for (Zero z : cal.zeros()) {
                 assertTrue(z.a() > 1000);
             }
-            assertEquals(PINGS, n.count(CalibrationNode.Count.REPLIES));
-            assertEquals(PINGS, n.count(CalibrationNode.Count.REJECTED));
-            assertEquals(PINGS, n.count(CalibrationNode.Count.FOREIGN));
-            assertEquals(3 * PINGS + PINGS - 1, n.count(CalibrationNode.Count.STALE), n.counts());
+            long pings = n.count(CalibrationNode.Count.REPLIES);
+            assertTrue(pings >= MIN_PINGS, n.counts());
+            assertEquals(pings, n.count(CalibrationNode.Count.REJECTED));
+            assertEquals(pings, n.count(CalibrationNode.Count.FOREIGN));
+            assertEquals(3 * pings + pings - 1, n.count(CalibrationNode.Count.STALE), n.counts());
             assertEquals(0, n.count(CalibrationNode.Count.TIMEOUTS));
             assertFalse(n.failure().isPresent());
         }
