@@ -1,11 +1,11 @@
 package dev.dprof.consolidator.analysis.stats;
 
+import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
-import dev.dprof.format.TcpRegions;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
@@ -13,10 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.commons.numbers.fraction.BigFraction;
 
 /**
@@ -204,9 +202,6 @@ public final class ProfileStatistics {
         }
     }
 
-    private record MessageKey(long channel, long key) {
-    }
-
     private record Sent(int process, long lo, long hi, long truth, boolean inside) {
     }
 
@@ -273,10 +268,7 @@ public final class ProfileStatistics {
         /** Per region, per caller + 1 (0: the top). */
         private DurationSums[][] callers = new DurationSums[0][];
         private final long[] eventsOf;
-        private final Map<MessageKey, Sent> inFlight = new HashMap<>();
-        /** TCP writes by flow and first byte offset; a read matches the write that sent its last byte. */
-        private final Map<Long, java.util.TreeMap<Long, Sent>> tcpWrites = new HashMap<>();
-        private final Set<MessageKey> ambiguous = new HashSet<>();
+        private final MessageMatcher<Sent> messages;
         private final Map<BarrierKey, BarrierInstance> barriers = new HashMap<>();
         private final PeerSums[] peers;
         private final WaitSums[] waits;
@@ -289,7 +281,6 @@ public final class ProfileStatistics {
         private long backwardTicks;
         private long matched;
         private long unmatchedReceives;
-        private long ambiguousMessages;
         private long messagesOutsideWindow;
         private long barrierInstances;
         private long barriersOutsideWindow;
@@ -314,6 +305,7 @@ public final class ProfileStatistics {
             this.peers = new PeerSums[processes * processes];
             this.waits = new WaitSums[processes];
             this.contributed = new boolean[processes];
+            this.messages = new MessageMatcher<>(info);
         }
 
         void accept(ProfileEvent e) throws ProfileException {
@@ -419,42 +411,12 @@ public final class ProfileStatistics {
             return s;
         }
 
-        private boolean isRegion(int region, String name) {
-            return region >= 0 && region < info.regions().size() && info.regions().get(region).name().equals(name);
-        }
-
         private void send(ProfileEvent e, int process) {
-            if (isRegion(e.region, TcpRegions.WRITE)) {
-                tcpWrites.computeIfAbsent(e.a, k -> new java.util.TreeMap<>())
-                        .put(e.b, new Sent(process, e.lo, e.hi, e.truth, e.lo >= from));
-                return;
-            }
-            MessageKey key = new MessageKey(e.a, e.b);
-            if (ambiguous.contains(key)) {
-                ambiguousMessages++;
-                return;
-            }
-            Sent previous = inFlight.put(key, new Sent(process, e.lo, e.hi, e.truth, e.lo >= from));
-            if (previous != null) {
-                inFlight.remove(key);
-                ambiguous.add(key);
-                ambiguousMessages += 2;
-            }
+            messages.send(e, new Sent(process, e.lo, e.hi, e.truth, e.lo >= from));
         }
 
         private void receive(ProfileEvent e, int process) {
-            Sent s;
-            if (isRegion(e.region, TcpRegions.READ)) {
-                java.util.TreeMap<Long, Sent> writes = tcpWrites.get(e.a);
-                Map.Entry<Long, Sent> write = writes == null ? null : writes.floorEntry(e.b - 1);
-                s = write == null ? null : write.getValue();
-                if (write != null) {
-                    // Later reads end further on: writes before this one can no longer match.
-                    writes.headMap(write.getKey(), false).clear();
-                }
-            } else {
-                s = inFlight.remove(new MessageKey(e.a, e.b));
-            }
+            Sent s = messages.receive(e);
             if (s == null) {
                 unmatchedReceives++;
                 return;
@@ -634,10 +596,10 @@ public final class ProfileStatistics {
                 costHi = eventsOf[p] == 0 || rates.costX1024[p] == 0 ? costHi
                         : rates.high[p] == null ? null : Rates.plus(costHi, ticks.multiply(rates.high[p]));
             }
-            long unmatchedSends = inFlight.size();
+            long unmatchedSends = messages.unmatchedSends();
             Totals totals = new Totals(events, instances, open, outsideWindow, unpairedEnters, unpairedExits,
                     backwardTicks, Rates.bound(correctionLo, correctionHi), Rates.bound(costLo, costHi), matched,
-                    unmatchedSends, unmatchedReceives, ambiguousMessages, barrierInstances, unfinishedBarriers);
+                    unmatchedSends, unmatchedReceives, messages.ambiguousSends(), barrierInstances, unfinishedBarriers);
             String quality = null;
             for (int p = 0; p < processes; p++) {
                 if (contributed[p]) {

@@ -13,19 +13,19 @@ import org.apache.commons.numbers.fraction.BigFraction;
  * assumption contradicts) has the lower bound 0 and no upper bound ({@code null} here, infinity
  * in a {@link Bound}).
  */
-final class Rates {
+public final class Rates {
     /** Probe cost unit: the header stores the cost in ticks × 1024. */
     static final int COST_SCALE = 1024;
     private static final List<String> QUALITY_ORDER =
             List.of("REFERENCE", "BOUNDED", "SINGLE_ZERO", "PARTIAL", "CONTRADICTED", "ABSENT");
 
-    final BigFraction[] low;
-    final BigFraction[] high;
+    public final BigFraction[] low;
+    public final BigFraction[] high;
     final long[] costX1024;
-    final String[] quality;
+    public final String[] quality;
     final String[] label;
 
-    Rates(ProfileInfo info) throws ProfileException {
+    public Rates(ProfileInfo info) throws ProfileException {
         int n = info.processes().size();
         low = new BigFraction[n];
         high = new BigFraction[n];
@@ -99,13 +99,13 @@ final class Rates {
     }
 
     /** The largest double not above {@code f}. */
-    static double down(BigFraction f) {
+    public static double down(BigFraction f) {
         double d = f.doubleValue();
         return BigFraction.from(d).compareTo(f) > 0 ? Math.nextDown(d) : d;
     }
 
     /** The smallest double not below {@code f}; infinity for null. */
-    static double up(BigFraction f) {
+    public static double up(BigFraction f) {
         if (f == null) {
             return Double.POSITIVE_INFINITY;
         }
@@ -118,7 +118,7 @@ final class Rates {
     }
 
     /** The worse of two calibration qualities (unknown names count as worst). */
-    static String worse(String a, String b) {
+    public static String worse(String a, String b) {
         if (a == null) {
             return b;
         }

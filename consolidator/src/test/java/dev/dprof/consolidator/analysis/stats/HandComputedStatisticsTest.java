@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.analysis.stats;
 
+import dev.dprof.consolidator.synthetic.TinyProfile;
 import static dev.dprof.format.EventKind.BARRIER_ENTER;
 import static dev.dprof.format.EventKind.BARRIER_EXIT;
 import static dev.dprof.format.EventKind.ENTER;

@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.analysis.stats;
 
+import dev.dprof.consolidator.synthetic.TinyProfile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
-package dev.dprof.consolidator.analysis.stats;
+package dev.dprof.consolidator.synthetic;
 
+import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
@@ -17,7 +18,7 @@ import java.util.List;
  * {@link ProfileEventsWriter} and {@link Profile#writeInfo}. The reference runs at 1 GHz, so a
  * reference tick is a nanosecond.
  */
-final class TinyProfile {
+public final class TinyProfile {
     private final Path dir;
     private final boolean truth;
     private final List<ProfileInfo.Process> processes = new ArrayList<>();
@@ -26,50 +27,50 @@ final class TinyProfile {
     private final List<ProfileEvent> events = new ArrayList<>();
     private ProfileInfo.Window window;
 
-    TinyProfile(Path dir, boolean truth) {
+    public TinyProfile(Path dir, boolean truth) {
         this.dir = dir;
         this.truth = truth;
     }
 
     /** A process with rate bounds "num/den" (null: unbounded), a probe cost in ticks and a quality. */
-    int process(String slopeLow, String slopeHigh, double probeCostTicks, String quality) {
+    public int process(String slopeLow, String slopeHigh, double probeCostTicks, String quality) {
         int index = processes.size();
         processes.add(new ProfileInfo.Process(index, "host" + index, 100 + index, "tsc@boot" + index, quality, 2e9,
                 probeCostTicks, null, 0, true, slopeLow, slopeHigh, Double.NaN, Double.NaN));
         return index;
     }
 
-    int process(String slopeLow, String slopeHigh, double probeCostTicks) {
+    public int process(String slopeLow, String slopeHigh, double probeCostTicks) {
         return process(slopeLow, slopeHigh, probeCostTicks, "BOUNDED");
     }
 
-    int stream(int process) {
+    public int stream(int process) {
         int index = streams.size();
         streams.add(new ProfileInfo.Stream(index, process, 1000 + index, "t" + index));
         return index;
     }
 
-    int region(String name, String kind) {
+    public int region(String name, String kind) {
         int index = regions.size();
         regions.add(new ProfileInfo.Region(index, name, kind));
         return index;
     }
 
-    int region(String name) {
+    public int region(String name) {
         return region(name, "plain");
     }
 
-    TinyProfile window(long from, long to) {
+    public TinyProfile window(long from, long to) {
         window = new ProfileInfo.Window(from, to);
         return this;
     }
 
     /** An event whose interval and truth do not matter (lo = hi = truth = 0): durations must not use them. */
-    TinyProfile at(int stream, EventKind kind, int region, long tick) {
+    public TinyProfile at(int stream, EventKind kind, int region, long tick) {
         return event(stream, kind, region, tick, 0, 0, truth ? 0 : ProfileEvent.NO_TRUTH, 0, 0);
     }
 
-    TinyProfile event(int stream, EventKind kind, int region, long tick, long lo, long hi, long truthTick, long a, long b) {
+    public TinyProfile event(int stream, EventKind kind, int region, long tick, long lo, long hi, long truthTick, long a, long b) {
         ProfileEvent e = new ProfileEvent();
         e.stream = stream;
         e.kind = kind;
@@ -84,7 +85,7 @@ final class TinyProfile {
         return this;
     }
 
-    Profile write() throws IOException, ProfileException {
+    public Profile write() throws IOException, ProfileException {
         try (ProfileEventsWriter w = new ProfileEventsWriter(dir.resolve(Profile.EVENTS), truth)) {
             for (ProfileEvent e : events) {
                 w.write(e);
@@ -96,7 +97,7 @@ final class TinyProfile {
         return Profile.open(dir);
     }
 
-    ProfileStatistics.Result statistics() throws IOException, ProfileException {
+    public ProfileStatistics.Result statistics() throws IOException, ProfileException {
         return ProfileStatistics.compute(write());
     }
 }

@@ -1,0 +1,648 @@
+package dev.dprof.consolidator.analysis.causal;
+
+import dev.dprof.consolidator.analysis.messages.MessageMatcher;
+import dev.dprof.consolidator.analysis.stats.Rates;
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.EventKind;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.profile.ProfileEvent;
+import dev.dprof.format.profile.ProfileEventsReader;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One pass over a consolidated profile that replays it as the time-weighted DAG of DProf §5.2 and
+ * propagates, for every {@link Cut} at once, how much earlier each event would happen (dCOZ,
+ * Alg. 6), and for every region how much of the critical path ending at each event it holds
+ * (Hollingsworth §2.1).
+ *
+ * <h2>The DAG</h2>
+ * Vertices are events. Within a thread, consecutive events are joined by a program-order edge of
+ * weight {@code t(v) − t(p)} (inelastic: a cut shortens it only by the share of the cut region).
+ * A matched {@code RECEIVE} and a {@code BARRIER_EXIT} whose instance has enters are joins: the
+ * event happens {@code c} after the last of its predecessors — its own thread's previous event
+ * {@code p}, and the send (the barrier's enters) plus the latency floor λ ({@link LatencyFloors}) —
+ * {@code t(v) = max(t(p), t(q_j) + λ) + c}, where {@code c ≥ 0} is fixed and the edges from the
+ * predecessors are elastic: how long the event waited is whatever the new times make it.
+ *
+ * <h2>The reduction</h2>
+ * With {@code R(v) = t(v) − t'(v)}, how much earlier v happens after the cut:
+ * <ul>
+ * <li>after a program-order edge, {@code R(v) = R(p) + f·w} when the edge lies inside the cut
+ * region (any open frame of it on the thread: recursion counts once), else {@code R(p)};</li>
+ * <li>at a join, {@code R(v) = max_j x_j − max_j (x_j − R_j)} over its predecessors, with
+ * {@code x_j} their times (plus λ) — the {@code c} cancels, so only the order of the predecessors'
+ * times matters, never a difference of two clocks;</li>
+ * <li>the program speeds up by {@code (G_end − G_start)/T}, with {@code G_end} the same max-form
+ * over the threads' last events of the span, {@code G_start} the min-form over their first, and
+ * {@code T} the span.</li>
+ * </ul>
+ *
+ * <h2>Why the bounds are sound</h2>
+ * Every quantity above is nondecreasing in each {@code R_j} and in each edge weight {@code w}, so
+ * evaluating it at the lower (upper) ends of their bounds gives a lower (upper) bound. The only
+ * other inputs are the predecessors' times, which are known to lie in their intervals; for them
+ * {@link JoinGain} takes the exact minimum and maximum over the whole box of intervals. By
+ * induction along the causal order, every event's true reduction lies in {@code [rLo, rHi]}.
+ * Edge weights are {@code [max(0, Δk − 1)·slopeLow, (Δk + 1)·slopeHigh]} (docs/BOUNDS.md,
+ * "Durations"); cut shares are exact integer arithmetic on the fraction in units of
+ * 2<sup>−{@value #FRACTION_BITS}</sup>.
+ *
+ * <h2>The critical path</h2>
+ * For each event, per region, bounds on the time that region holds on the longest path that ends
+ * there: a program-order edge adds its weight to every region open on the thread (once each), or
+ * to "outside regions"; at a join the path goes through the predecessor that came last — any
+ * predecessor whose interval reaches the latest lower end may be that one, so the bounds take the
+ * minimum and maximum over those; a cross-thread edge adds {@code t(v) − t(q)} to "communication".
+ * The true critical path goes through one of the candidates at every join, so it lies within.
+ *
+ * <p>Memory: one vertex per thread, per message in flight, per barrier enter of an unfinished
+ * instance and per progress point and thread — never the length of the trace.
+ */
+final class CausalReplay {
+    /** Times and durations from the bounds, or from the truth of a simulated run. */
+    enum View { BOUNDS, TRUTH }
+
+    /** Cut fractions are applied as {@code n / 2^FRACTION_BITS}, exactly. */
+    static final int FRACTION_BITS = 20;
+    private static final long NO_INSTANCE = Cut.ANY;
+
+    /** A vertex's time, reductions per cut and critical-path shares per bucket. */
+    static final class Vertex {
+        final int process;
+        long lo;
+        long hi;
+        final long[] rLo;
+        final long[] rHi;
+        final long[] cpLo;
+        final long[] cpHi;
+        long originLo;
+        long originHi;
+
+        Vertex(int process, int cuts, int buckets) {
+            this.process = process;
+            rLo = new long[cuts];
+            rHi = new long[cuts];
+            cpLo = new long[buckets];
+            cpHi = new long[buckets];
+        }
+
+        Vertex copy() {
+            Vertex v = new Vertex(process, rLo.length, cpLo.length);
+            v.set(this);
+            return v;
+        }
+
+        void set(Vertex o) {
+            lo = o.lo;
+            hi = o.hi;
+            System.arraycopy(o.rLo, 0, rLo, 0, rLo.length);
+            System.arraycopy(o.rHi, 0, rHi, 0, rHi.length);
+            System.arraycopy(o.cpLo, 0, cpLo, 0, cpLo.length);
+            System.arraycopy(o.cpHi, 0, cpHi, 0, cpHi.length);
+            originLo = o.originLo;
+            originHi = o.originHi;
+        }
+    }
+
+    private static final class ThreadState {
+        final int process;
+        Vertex head;
+        long tick;
+        long truth;
+        long firstLo;
+        long firstHi;
+        int[] region = new int[8];
+        long[] instance = new long[8];
+        int depth;
+        Vertex start;
+        Vertex end;
+
+        ThreadState(int process) {
+            this.process = process;
+        }
+
+        void push(int r, long inst) {
+            if (depth == region.length) {
+                region = Arrays.copyOf(region, depth * 2);
+                instance = Arrays.copyOf(instance, depth * 2);
+            }
+            region[depth] = r;
+            instance[depth] = inst;
+            depth++;
+        }
+
+        void pop(int r) {
+            for (int i = depth - 1; i >= 0; i--) {
+                if (region[i] == r) {
+                    depth = i;
+                    return;
+                }
+            }
+        }
+    }
+
+    private record BarrierKey(int region, long key) {
+    }
+
+    private static final class BarrierInstance {
+        final List<Vertex> enters = new ArrayList<>();
+        int exits;
+    }
+
+    /** Per progress point and thread: the first and the latest visit, and the visits counted. */
+    private static final class ProgressPoint {
+        final Vertex[] first;
+        final Vertex[] last;
+        long visits;
+
+        ProgressPoint(int threads) {
+            first = new Vertex[threads];
+            last = new Vertex[threads];
+        }
+    }
+
+    /** A gain in reference ticks, and the span it is a share of. */
+    record Gain(long lo, long hi) {
+    }
+
+    /** What a progress point says: visits, the period of all visits, and each cut's gain in it. */
+    record Progress(int region, long visits, long periodLo, long periodHi, Gain[] gains) {
+    }
+
+    /**
+     * The replay's findings, in reference ticks.
+     *
+     * @param gains      per cut: how much shorter the span gets
+     * @param cpLo       per bucket (regions, then {@link #communication}, then {@link #outside}): the
+     *                   time on the critical path, lower bounds
+     * @param pathLo     the critical path's length (the span's end from the profile's first event)
+     */
+    record Result(long spanLo, long spanHi, Gain[] gains, long[] cpLo, long[] cpHi, long pathLo, long pathHi,
+                  int communication, int outside, List<Progress> progress) {
+    }
+
+    private final View view;
+    private final List<Cut> cuts;
+    private final long[] cutNumerator;
+    private final int from;
+    private final int to;
+    private final LatencyFloors floors;
+    private final int buckets;
+    private final int communication;
+    private final int outside;
+    private final double[] slopeLo;
+    private final double[] slopeHi;
+    private final ThreadState[] threads;
+    private final MessageMatcher<Vertex> messages;
+    private final Map<BarrierKey, BarrierInstance> barriers = new HashMap<>();
+    private final Map<Integer, ProgressPoint> progress = new TreeMap<>();
+    private final boolean[] onStack;
+    private long[] xLo = new long[8];
+    private long[] xHi = new long[8];
+    private long[] zeros = new long[8];
+    private long[] reductions = new long[8];
+    private Vertex[] parts = new Vertex[8];
+    private final long[] range = new long[2];
+    private final Vertex scratch;
+
+    private CausalReplay(ProfileInfo info, Rates rates, List<Cut> cuts, int from, int to, View view,
+                         LatencyFloors floors) {
+        this.view = view;
+        this.cuts = cuts;
+        this.cutNumerator = new long[cuts.size()];
+        for (int k = 0; k < cuts.size(); k++) {
+            cutNumerator[k] = Math.round(cuts.get(k).fraction() * (1L << FRACTION_BITS));
+        }
+        this.from = from;
+        this.to = to;
+        this.floors = floors;
+        int regions = info.regions().size();
+        this.communication = regions;
+        this.outside = regions + 1;
+        this.buckets = regions + 2;
+        this.onStack = new boolean[buckets];
+        int processes = info.processes().size();
+        this.slopeLo = new double[processes];
+        this.slopeHi = new double[processes];
+        for (int p = 0; p < processes; p++) {
+            slopeLo[p] = Rates.down(rates.low[p]);
+            slopeHi[p] = Rates.up(rates.high[p]);
+        }
+        this.threads = new ThreadState[info.streams().size()];
+        for (ProfileInfo.Stream s : info.streams()) {
+            threads[s.index()] = new ThreadState(s.process());
+        }
+        this.messages = new MessageMatcher<>(info);
+        this.scratch = new Vertex(-1, cuts.size(), buckets);
+    }
+
+    /**
+     * Replays the profile.
+     *
+     * @param from the region whose first enter on each thread starts the span, or -1: each thread's first event
+     * @param to   the region whose last exit on each thread ends the span, or -1: each thread's last event
+     */
+    static Result run(Profile profile, List<Cut> cuts, int from, int to, View view, LatencyFloors floors)
+            throws ProfileException {
+        ProfileInfo info = profile.info();
+        Rates rates = new Rates(info);
+        for (ProfileInfo.Process p : info.processes()) {
+            if (rates.high[p.index()] == null) {
+                throw new ProfileException("process " + p.host() + "-" + p.pid() + ": its clock has no rate bound "
+                        + "(calibration " + p.quality() + "), so no duration on it is bounded");
+            }
+        }
+        if (view == View.TRUTH && !info.truth()) {
+            throw new ProfileException(profile.dir() + ": the events carry no truth (the run's clocks were not simulated)");
+        }
+        CausalReplay replay = new CausalReplay(info, rates, cuts, from, to, view, floors);
+        try (ProfileEventsReader events = profile.events()) {
+            ProfileEvent e = new ProfileEvent();
+            while (events.next(e)) {
+                replay.accept(e);
+            }
+        } catch (IOException | FormatException e) {
+            throw new ProfileException(profile.dir() + ": " + e.getMessage());
+        }
+        return replay.finish(info);
+    }
+
+    private void accept(ProfileEvent e) throws ProfileException {
+        if (e.stream < 0 || e.stream >= threads.length || threads[e.stream] == null) {
+            throw new ProfileException("an event of stream " + e.stream + ", which profile.json does not list");
+        }
+        ThreadState t = threads[e.stream];
+        long lo = view == View.TRUTH ? e.truth : e.lo;
+        long hi = view == View.TRUTH ? e.truth : e.hi;
+        if (t.head == null) {
+            t.head = new Vertex(t.process, cuts.size(), buckets);
+            t.head.originLo = lo;
+            t.head.originHi = hi;
+            t.firstLo = lo;
+            t.firstHi = hi;
+        } else {
+            long ticks = Math.max(0, view == View.TRUTH ? e.truth - t.truth : e.tick - t.tick);
+            long wLo = view == View.TRUTH ? ticks : floorTimes(Math.max(0, ticks - 1), slopeLo[t.process]);
+            long wHi = view == View.TRUTH ? ticks : ceilTimes(ticks + 1, slopeHi[t.process]);
+            markStack(t);
+            int joined = predecessors(e, t);
+            if (joined > 1) {
+                join(t, joined, wLo, wHi, lo, hi);
+            } else {
+                programOrder(t, wLo, wHi);
+            }
+        }
+        t.head.lo = lo;
+        t.head.hi = hi;
+        t.tick = e.tick;
+        t.truth = e.truth;
+        enterOrExit(e, t);
+        retain(e, t);
+    }
+
+    /** Marks the buckets a program-order edge of this thread counts in: its open regions, or "outside". */
+    private void markStack(ThreadState t) {
+        Arrays.fill(onStack, false);
+        for (int i = 0; i < t.depth; i++) {
+            onStack[t.region[i]] = true;
+        }
+        if (t.depth == 0) {
+            onStack[outside] = true;
+        }
+    }
+
+    /**
+     * Fills {@link #parts} and {@link #xLo}/{@link #xHi} with the event's predecessors (its thread's
+     * previous event first) when it is a join; returns how many, 1 for an ordinary event.
+     */
+    private int predecessors(ProfileEvent e, ThreadState t) {
+        int n = 0;
+        put(n++, t.head, 0);
+        if (e.kind == EventKind.RECEIVE) {
+            Vertex sent = messages.receive(e);
+            if (sent != null) {
+                put(n++, sent, floors.message(sent.process, t.process));
+            }
+        } else if (e.kind == EventKind.BARRIER_EXIT) {
+            BarrierKey key = new BarrierKey(e.region, e.a);
+            BarrierInstance b = barriers.get(key);
+            if (b != null) {
+                long floor = floors.barrier(e.region);
+                for (Vertex enter : b.enters) {
+                    put(n++, enter, floor);
+                }
+                if (++b.exits >= b.enters.size()) {
+                    barriers.remove(key);
+                }
+            }
+        }
+        return n;
+    }
+
+    private void put(int j, Vertex v, long floor) {
+        if (j == xLo.length) {
+            int size = j * 2;
+            xLo = Arrays.copyOf(xLo, size);
+            xHi = Arrays.copyOf(xHi, size);
+            zeros = new long[size];
+            reductions = Arrays.copyOf(reductions, size);
+            parts = Arrays.copyOf(parts, size);
+        }
+        parts[j] = v;
+        xLo[j] = v.lo + floor;
+        xHi[j] = v.hi + floor;
+    }
+
+    private void programOrder(ThreadState t, long wLo, long wHi) {
+        Vertex v = t.head;
+        for (int k = 0; k < cuts.size(); k++) {
+            if (covered(t, cuts.get(k))) {
+                v.rLo[k] += share(wLo, cutNumerator[k], false);
+                v.rHi[k] += share(wHi, cutNumerator[k], true);
+            }
+        }
+        for (int b = 0; b < buckets; b++) {
+            if (onStack[b]) {
+                v.cpLo[b] += wLo;
+                v.cpHi[b] += wHi;
+            }
+        }
+    }
+
+    private static boolean covered(ThreadState t, Cut cut) {
+        for (int i = 0; i < t.depth; i++) {
+            if (cut.covers(t.region[i], t.instance[i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code ⌊k·s⌋} exactly: the fused multiply-add has the sign of the exact {@code k·s − f}. */
+    static long floorTimes(long k, double s) {
+        double f = Math.floor(k * s);
+        return (long) (Math.fma(k, s, -f) < 0 ? f - 1 : f);
+    }
+
+    /** {@code ⌈k·s⌉} exactly. */
+    static long ceilTimes(long k, double s) {
+        double c = Math.ceil(k * s);
+        return (long) (Math.fma(k, s, -c) > 0 ? c + 1 : c);
+    }
+
+    /** {@code w × n / 2^FRACTION_BITS}, rounded down or up, exactly. */
+    static long share(long w, long numerator, boolean up) {
+        if (numerator == 0 || w == 0) {
+            return 0;
+        }
+        long round = up ? (1L << FRACTION_BITS) - 1 : 0;
+        if (Math.multiplyHigh(w, numerator) == 0 && w * numerator >= 0 && w * numerator + round >= 0) {
+            return (w * numerator + round) >>> FRACTION_BITS;
+        }
+        return BigInteger.valueOf(w).multiply(BigInteger.valueOf(numerator)).add(BigInteger.valueOf(round))
+                .shiftRight(FRACTION_BITS).longValueExact();
+    }
+
+    /**
+     * A join of {@code n} predecessors (index 0: the thread's previous event, whose edge weight is
+     * {@code [wLo, wHi]}), the event itself at {@code [lo, hi]}.
+     */
+    private void join(ThreadState t, int n, long wLo, long wHi, long lo, long hi) {
+        Vertex out = scratch;
+        for (int k = 0; k < cuts.size(); k++) {
+            for (int j = 0; j < n; j++) {
+                reductions[j] = -parts[j].rLo[k];
+            }
+            JoinGain.range(xLo, xHi, zeros, reductions, n, range);
+            out.rLo[k] = range[0];
+            for (int j = 0; j < n; j++) {
+                reductions[j] = -parts[j].rHi[k];
+            }
+            JoinGain.range(xLo, xHi, zeros, reductions, n, range);
+            out.rHi[k] = range[1];
+        }
+        long latest = Long.MIN_VALUE;
+        for (int j = 0; j < n; j++) {
+            latest = Math.max(latest, xLo[j]);
+        }
+        Arrays.fill(out.cpLo, Long.MAX_VALUE);
+        Arrays.fill(out.cpHi, Long.MIN_VALUE);
+        out.originLo = Long.MAX_VALUE;
+        out.originHi = Long.MIN_VALUE;
+        for (int j = 0; j < n; j++) {
+            if (xHi[j] < latest) {
+                continue;
+            }
+            Vertex p = parts[j];
+            for (int b = 0; b < buckets; b++) {
+                long eLo = 0;
+                long eHi = 0;
+                if (j == 0 && onStack[b]) {
+                    eLo = wLo;
+                    eHi = wHi;
+                } else if (j > 0 && b == communication) {
+                    eLo = Math.max(0, lo - p.hi);
+                    eHi = Math.max(eLo, hi - p.lo);
+                }
+                out.cpLo[b] = Math.min(out.cpLo[b], p.cpLo[b] + eLo);
+                out.cpHi[b] = Math.max(out.cpHi[b], p.cpHi[b] + eHi);
+            }
+            out.originLo = Math.min(out.originLo, p.originLo);
+            out.originHi = Math.max(out.originHi, p.originHi);
+        }
+        out.lo = t.head.lo;
+        out.hi = t.head.hi;
+        t.head.set(out);
+    }
+
+    private void enterOrExit(ProfileEvent e, ThreadState t) {
+        if (e.region < 0) {
+            return;
+        }
+        switch (e.kind) {
+            case ENTER, BARRIER_ENTER -> t.push(e.region, NO_INSTANCE);
+            case ENTER_INSTANCE -> t.push(e.region, e.a);
+            case EXIT, EXIT_THROW, BARRIER_EXIT -> t.pop(e.region);
+            default -> {
+            }
+        }
+    }
+
+    private void retain(ProfileEvent e, ThreadState t) {
+        switch (e.kind) {
+            case SEND -> messages.send(e, t.head.copy());
+            case BARRIER_ENTER -> barriers.computeIfAbsent(new BarrierKey(e.region, e.a), k -> new BarrierInstance())
+                    .enters.add(t.head.copy());
+            case PROGRESS -> {
+                ProgressPoint p = progress.computeIfAbsent(e.region, r -> new ProgressPoint(threads.length));
+                p.visits += Math.max(1, e.a);
+                if (p.first[e.stream] == null) {
+                    p.first[e.stream] = t.head.copy();
+                    p.last[e.stream] = t.head.copy();
+                } else {
+                    p.last[e.stream].set(t.head);
+                }
+            }
+            default -> {
+            }
+        }
+        boolean enter = e.kind == EventKind.ENTER || e.kind == EventKind.ENTER_INSTANCE || e.kind == EventKind.BARRIER_ENTER;
+        boolean exit = e.kind == EventKind.EXIT || e.kind == EventKind.EXIT_THROW || e.kind == EventKind.BARRIER_EXIT;
+        if (t.start == null && (from < 0 || enter && e.region == from)) {
+            t.start = t.head.copy();
+        }
+        if (to >= 0 && exit && e.region == to) {
+            if (t.end == null) {
+                t.end = t.head.copy();
+            } else {
+                t.end.set(t.head);
+            }
+        }
+    }
+
+    private Result finish(ProfileInfo info) throws ProfileException {
+        List<Vertex> starts = new ArrayList<>();
+        List<Vertex> ends = new ArrayList<>();
+        long firstHi = Long.MAX_VALUE;
+        long firstLo = Long.MAX_VALUE;
+        for (ThreadState t : threads) {
+            if (t == null || t.head == null) {
+                continue;
+            }
+            firstLo = Math.min(firstLo, t.firstLo);
+            firstHi = Math.min(firstHi, t.firstHi);
+            if (t.start != null) {
+                starts.add(t.start);
+            }
+            Vertex end = to < 0 ? t.head : t.end;
+            if (end != null) {
+                ends.add(end);
+            }
+        }
+        if (starts.isEmpty()) {
+            throw new ProfileException(from < 0 ? "the profile has no events"
+                    : "no thread enters region '" + info.regions().get(from).name() + "', where the span starts");
+        }
+        if (ends.isEmpty()) {
+            throw new ProfileException("no thread leaves region '" + info.regions().get(to).name() + "', where the span ends");
+        }
+        long endLo = ends.stream().mapToLong(v -> v.lo).max().orElseThrow();
+        long endHi = ends.stream().mapToLong(v -> v.hi).max().orElseThrow();
+        long startLo = starts.stream().mapToLong(v -> v.lo).min().orElseThrow();
+        long startHi = starts.stream().mapToLong(v -> v.hi).min().orElseThrow();
+        Gain[] gains = new Gain[cuts.size()];
+        for (int k = 0; k < cuts.size(); k++) {
+            gains[k] = gain(starts, ends, k);
+        }
+        long[] cpLo = new long[buckets];
+        long[] cpHi = new long[buckets];
+        Arrays.fill(cpLo, Long.MAX_VALUE);
+        Arrays.fill(cpHi, Long.MIN_VALUE);
+        long originLo = Long.MAX_VALUE;
+        long originHi = Long.MIN_VALUE;
+        for (Vertex v : ends) {
+            if (v.hi < endLo) {
+                continue;
+            }
+            for (int b = 0; b < buckets; b++) {
+                cpLo[b] = Math.min(cpLo[b], v.cpLo[b]);
+                cpHi[b] = Math.max(cpHi[b], v.cpHi[b]);
+            }
+            originLo = Math.min(originLo, v.originLo);
+            originHi = Math.max(originHi, v.originHi);
+        }
+        // The path starts at its first thread's first event; the time before it counts as outside.
+        cpLo[outside] += Math.max(0, originLo - firstHi);
+        cpHi[outside] += Math.max(0, originHi - firstLo);
+        List<Progress> points = new ArrayList<>();
+        for (Map.Entry<Integer, ProgressPoint> p : progress.entrySet()) {
+            points.add(progress(p.getKey(), p.getValue()));
+        }
+        return new Result(Math.max(0, endLo - startHi), endHi - startLo, gains, cpLo, cpHi,
+                Math.max(0, endLo - firstHi), endHi - firstLo, communication, outside, points);
+    }
+
+    /** The gain at the ends less the gain at the starts, as bounds. */
+    private Gain gain(List<Vertex> starts, List<Vertex> ends, int k) {
+        long[] end = endGain(ends, k);
+        long[] start = startGain(starts, k);
+        return new Gain(end[0] - start[1], end[1] - start[0]);
+    }
+
+    /** {@code max t − max (t − R)} over the vertices: how much earlier the last of them happens. */
+    private long[] endGain(List<Vertex> vs, int k) {
+        int n = vs.size();
+        long[] lo = new long[n];
+        long[] hi = new long[n];
+        long[] rLo = new long[n];
+        long[] rHi = new long[n];
+        for (int j = 0; j < n; j++) {
+            Vertex v = vs.get(j);
+            lo[j] = v.lo;
+            hi[j] = v.hi;
+            rLo[j] = -v.rLo[k];
+            rHi[j] = -v.rHi[k];
+        }
+        long[] a = new long[n];
+        long[] out = new long[2];
+        long[] result = new long[2];
+        JoinGain.range(lo, hi, a, rLo, n, out);
+        result[0] = out[0];
+        JoinGain.range(lo, hi, a, rHi, n, out);
+        result[1] = out[1];
+        return result;
+    }
+
+    /** {@code min t − min (t − R)} over the vertices: how much earlier the first of them happens. */
+    private long[] startGain(List<Vertex> vs, int k) {
+        int n = vs.size();
+        long[] lo = new long[n];
+        long[] hi = new long[n];
+        long[] rLo = new long[n];
+        long[] rHi = new long[n];
+        for (int j = 0; j < n; j++) {
+            Vertex v = vs.get(j);
+            lo[j] = -v.hi;
+            hi[j] = -v.lo;
+            rLo[j] = v.rLo[k];
+            rHi[j] = v.rHi[k];
+        }
+        long[] b = new long[n];
+        long[] out = new long[2];
+        long[] result = new long[2];
+        JoinGain.range(lo, hi, rLo, b, n, out);
+        result[0] = out[0];
+        JoinGain.range(lo, hi, rHi, b, n, out);
+        result[1] = out[1];
+        return result;
+    }
+
+    private Progress progress(int region, ProgressPoint p) {
+        List<Vertex> firsts = new ArrayList<>();
+        List<Vertex> lasts = new ArrayList<>();
+        for (int s = 0; s < threads.length; s++) {
+            if (p.first[s] != null) {
+                firsts.add(p.first[s]);
+                lasts.add(p.last[s]);
+            }
+        }
+        long periodLo = Math.max(0, lasts.stream().mapToLong(v -> v.lo).max().orElseThrow()
+                - firsts.stream().mapToLong(v -> v.hi).min().orElseThrow());
+        long periodHi = lasts.stream().mapToLong(v -> v.hi).max().orElseThrow()
+                - firsts.stream().mapToLong(v -> v.lo).min().orElseThrow();
+        Gain[] gains = new Gain[cuts.size()];
+        for (int k = 0; k < cuts.size(); k++) {
+            gains[k] = gain(firsts, lasts, k);
+        }
+        return new Progress(region, p.visits, periodLo, periodHi, gains);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.dprof.consolidator.analysis.causal;
+
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The critical path of a profile (Hollingsworth §2.1): the longest path through the time-weighted
+ * DAG from the first event to the last, and per region the share of it the region holds
+ * (inclusive: a region's nested regions count in it too, so shares may add up to more than 1);
+ * what is not in any region is "outside regions", what crosses threads "communication". And
+ * critical-path zeroing (Hollingsworth §3): per region, the longest path recomputed with that
+ * region's weights set to zero — its new length and the share it saves — not a subtraction of the
+ * region's share. All as sound [lo, hi]; the construction and why it is sound are in
+ * {@link CausalReplay}.
+ */
+public final class CriticalPath {
+    /** The share of the path in one region (or communication / outside regions). */
+    public record Share(String name, double lo, double hi, long ticksLo, long ticksHi, Double truth) {
+    }
+
+    /** Zeroing one region (or one dynamic instance of it). */
+    public record Zeroing(String region, double savedLo, double savedHi, long newLengthTicksLo,
+                          long newLengthTicksHi, Double truth) {
+    }
+
+    public record Result(long lengthTicksLo, long lengthTicksHi, Long lengthTicksTruth, List<Share> shares,
+                         List<Zeroing> zeroing, String quality, String assumption, double referenceTickHz) {
+    }
+
+    public static final String COMMUNICATION = "(communication)";
+    public static final String OUTSIDE = "(outside regions)";
+
+    private CriticalPath() {
+    }
+
+    public static Result compute(Profile profile) throws ProfileException {
+        ProfileInfo info = profile.info();
+        LatencyFloors floors = LatencyFloors.measure(profile);
+        List<Cut> cuts = CausalAnalysis.everyRegion(info, floors, 1.0);
+        CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, -1, -1, floors);
+        CausalReplay.Result b = replays.bounds();
+        CausalReplay.Result t = replays.truth();
+        List<Share> shares = new ArrayList<>();
+        for (int bucket = 0; bucket < b.cpLo().length; bucket++) {
+            String name = bucket == b.communication() ? COMMUNICATION
+                    : bucket == b.outside() ? OUTSIDE : info.regions().get(bucket).name();
+            Double truth = t == null ? null : (t.cpLo()[bucket] + t.cpHi()[bucket]) / 2.0 / Math.max(1, t.pathLo());
+            shares.add(new Share(name, CausalAnalysis.shareLo(b.cpLo()[bucket], b.pathLo(), b.pathHi()),
+                    Math.min(1, CausalAnalysis.shareHi(b.cpHi()[bucket], b.pathLo(), b.pathHi())),
+                    b.cpLo()[bucket], b.cpHi()[bucket], truth));
+        }
+        shares.sort(Comparator.comparingDouble(Share::hi).reversed());
+        List<Zeroing> zeroing = new ArrayList<>();
+        for (int k = 0; k < cuts.size(); k++) {
+            CausalReplay.Gain g = b.gains()[k];
+            Double truth = t == null ? null : CausalAnalysis.truthShare(t, t.gains()[k].lo(), t.gains()[k].hi());
+            zeroing.add(new Zeroing(cuts.get(k).label(), CausalAnalysis.shareLo(g.lo(), b.spanLo(), b.spanHi()),
+                    CausalAnalysis.shareHi(g.hi(), b.spanLo(), b.spanHi()), Math.max(0, b.spanLo() - g.hi()),
+                    b.spanHi() - g.lo(), truth));
+        }
+        zeroing.sort(Comparator.comparingDouble(Zeroing::savedLo).thenComparingDouble(Zeroing::savedHi).reversed());
+        return new Result(b.pathLo(), b.pathHi(), t == null ? null : t.pathLo(), shares, zeroing,
+                CausalAnalysis.quality(info), info.assumption(), info.referenceTickHz());
+    }
+}

@@ -1,0 +1,92 @@
+package dev.dprof.consolidator.analysis.causal;
+
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * dCOZ (DProf §5.2, Alg. 6): the program speedup {@code 1 − T_new/T_old} predicted when every
+ * instance of a region gets faster by a fraction, as sound [lo, hi] — over the analysed span, and
+ * per progress point as Coz reports throughput (Curtsinger &amp; Berger §3: the change in the
+ * period between visits, {@code 1 − P_new/P_old}). The propagation and why the bounds hold are
+ * in {@link CausalReplay}.
+ *
+ * <p>The analysed span runs from the first event of every thread (or, with {@code from}, each
+ * participating thread's first enter of that region) to its last event (or last exit of {@code to});
+ * a thread's first event is never moved, since its creation is not recorded.
+ */
+public final class WhatIf {
+    /** A progress point's throughput speedup. */
+    public record ProgressSpeedup(String point, long visits, double lo, double hi, Double truth) {
+    }
+
+    /** One cut's predicted speedup, and the gain in reference ticks behind it. */
+    public record Prediction(String region, double fraction, double lo, double hi, Double truth, long gainTicksLo,
+                             long gainTicksHi, List<ProgressSpeedup> progress) {
+    }
+
+    /** Predictions over one span, and what they rest on. */
+    public record Result(String from, String to, double spanNsLo, double spanNsHi, Double spanNsTruth,
+                         List<Prediction> predictions, String quality, String assumption, double referenceTickHz) {
+    }
+
+    private WhatIf() {
+    }
+
+    /** The speedup of cutting {@code region} (or {@code region[instance]}) by each of {@code fractions}. */
+    public static Result predict(Profile profile, String region, List<Double> fractions, String from, String to)
+            throws ProfileException {
+        ProfileInfo info = profile.info();
+        List<Cut> cuts = new ArrayList<>();
+        for (double f : fractions) {
+            cuts.add(CausalAnalysis.cut(info, region, f));
+        }
+        return run(profile, cuts, from, to, LatencyFloors.measure(profile));
+    }
+
+    /** Every region and dynamic instance cut by {@code fraction}, the largest sure gain first. */
+    public static Result rank(Profile profile, double fraction, String from, String to) throws ProfileException {
+        LatencyFloors floors = LatencyFloors.measure(profile);
+        Result r = run(profile, CausalAnalysis.everyRegion(profile.info(), floors, fraction), from, to, floors);
+        List<Prediction> ranked = new ArrayList<>(r.predictions());
+        ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
+        return new Result(r.from(), r.to(), r.spanNsLo(), r.spanNsHi(), r.spanNsTruth(), ranked, r.quality(),
+                r.assumption(), r.referenceTickHz());
+    }
+
+    private static Result run(Profile profile, List<Cut> cuts, String from, String to, LatencyFloors floors)
+            throws ProfileException {
+        ProfileInfo info = profile.info();
+        CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, CausalAnalysis.regionIndex(info, from),
+                CausalAnalysis.regionIndex(info, to), floors);
+        CausalReplay.Result b = replays.bounds();
+        CausalReplay.Result t = replays.truth();
+        List<Prediction> predictions = new ArrayList<>();
+        for (int k = 0; k < cuts.size(); k++) {
+            CausalReplay.Gain g = b.gains()[k];
+            Double truth = t == null ? null : CausalAnalysis.truthShare(t, t.gains()[k].lo(), t.gains()[k].hi());
+            List<ProgressSpeedup> progress = new ArrayList<>();
+            for (int p = 0; p < b.progress().size(); p++) {
+                CausalReplay.Progress bp = b.progress().get(p);
+                CausalReplay.Gain pg = bp.gains()[k];
+                Double pt = null;
+                if (t != null) {
+                    CausalReplay.Progress tp = t.progress().get(p);
+                    pt = (tp.gains()[k].lo() + tp.gains()[k].hi()) / 2.0 / Math.max(1, tp.periodLo());
+                }
+                progress.add(new ProgressSpeedup(info.regions().get(bp.region()).name(), bp.visits(),
+                        CausalAnalysis.shareLo(pg.lo(), bp.periodLo(), bp.periodHi()),
+                        CausalAnalysis.shareHi(pg.hi(), bp.periodLo(), bp.periodHi()), pt));
+            }
+            predictions.add(new Prediction(cuts.get(k).label(), cuts.get(k).fraction(),
+                    CausalAnalysis.shareLo(g.lo(), b.spanLo(), b.spanHi()),
+                    CausalAnalysis.shareHi(g.hi(), b.spanLo(), b.spanHi()), truth, g.lo(), g.hi(), progress));
+        }
+        return new Result(from, to, info.ticksToNanos(b.spanLo()), info.ticksToNanos(b.spanHi()),
+                t == null ? null : info.ticksToNanos(t.spanLo()), predictions, CausalAnalysis.quality(info),
+                info.assumption(), info.referenceTickHz());
+    }
+}

@@ -1,0 +1,194 @@
+package dev.dprof.consolidator.analysis.causal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.synthetic.TinyProfile;
+import dev.dprof.format.EventKind;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The what-if, zeroing and critical path on DAGs worked out on paper. Reference ticks are
+ * nanoseconds, every clock runs at exactly the reference's rate (slopes 1/1) and every event's
+ * interval is a point, so the bounds differ from the truth only by the quantisation of the
+ * program-order edges: {@code Δk} ticks weigh {@code [Δk − 1, Δk + 1]}.
+ */
+class CausalHandComputedTest {
+    private static final long NONE = 0;
+
+    /**
+     * Fork/join: t1 and t2 (processes 1, 2) work and send their result to t0 (process 0), which
+     * waits for both.
+     * <pre>
+     * t0  ENTER wait 0 ........ RECEIVE k3 105 ... RECEIVE k4 205, EXIT wait 205
+     * t1  ENTER work1 5, EXIT work1 100, SEND k3 100
+     * t2  ENTER work2 5, EXIT work2 200, SEND k4 200
+     * </pre>
+     * Latency floors: 5 both ways. Span 0..205.
+     */
+    private static Profile forkJoin(Path dir) throws Exception {
+        TinyProfile p = new TinyProfile(dir, true);
+        int p0 = p.process("1/1", "1/1", 0);
+        int p1 = p.process("1/1", "1/1", 0);
+        int p2 = p.process("1/1", "1/1", 0);
+        int t0 = p.stream(p0);
+        int t1 = p.stream(p1);
+        int t2 = p.stream(p2);
+        int wait = p.region("wait");
+        int work1 = p.region("work1");
+        int work2 = p.region("work2");
+        int send = p.region("send", "send");
+        int receive = p.region("receive", "receive");
+        point(p, t0, EventKind.ENTER, wait, 0, NONE);
+        point(p, t1, EventKind.ENTER, work1, 5, NONE);
+        point(p, t2, EventKind.ENTER, work2, 5, NONE);
+        point(p, t1, EventKind.EXIT, work1, 100, NONE);
+        point(p, t1, EventKind.SEND, send, 100, 3);
+        point(p, t0, EventKind.RECEIVE, receive, 105, 3);
+        point(p, t2, EventKind.EXIT, work2, 200, NONE);
+        point(p, t2, EventKind.SEND, send, 200, 4);
+        point(p, t0, EventKind.RECEIVE, receive, 205, 4);
+        point(p, t0, EventKind.EXIT, wait, 205, NONE);
+        return p.write();
+    }
+
+    /** An event at reference time {@code t} (its own tick too), exactly known; {@code key} for messages. */
+    private static void point(TinyProfile p, int stream, EventKind kind, int region, long t, long key) {
+        p.event(stream, kind, region, t, t, t, t, 9, key);
+    }
+
+    @Test
+    void cuttingTheLastWorkerShortensTheSpanByItsCut(@TempDir Path dir) throws Exception {
+        // work2: Δk = 195 weighs [194, 196]; half of it [97, 98] (truth 97.5, rounded out to [97, 98]).
+        // t0's second receive waits for t2: R = 205 − max(105, 205 − R(send)) = R(send).
+        WhatIf.Result r = WhatIf.predict(forkJoin(dir), "work2", List.of(0.5), null, null);
+        WhatIf.Prediction p = r.predictions().get(0);
+        assertEquals(97, p.gainTicksLo());
+        assertEquals(98, p.gainTicksHi());
+        assertEquals(97 / 205.0, p.lo(), 1e-12);
+        assertEquals(98 / 205.0, p.hi(), 1e-12);
+        assertEquals(97.5 / 205, p.truth(), 1e-12);
+        assertEquals(205, r.spanNsLo(), 1e-9);
+        assertEquals(205, r.spanNsHi(), 1e-9);
+    }
+
+    @Test
+    void zeroingIsALongestPathNotASubtraction(@TempDir Path dir) throws Exception {
+        // work2 at zero: its send would come at 5, but t1's result still arrives at 105: the span
+        // shrinks by 100, not by work2's 195.
+        WhatIf.Prediction p = WhatIf.predict(forkJoin(dir), "work2", List.of(1.0), null, null).predictions().get(0);
+        assertEquals(100, p.gainTicksLo());
+        assertEquals(100, p.gainTicksHi());
+        assertEquals(100 / 205.0, p.truth(), 1e-12);
+    }
+
+    @Test
+    void aRegionOffTheCriticalPathGainsNothing(@TempDir Path dir) throws Exception {
+        WhatIf.Prediction p = WhatIf.predict(forkJoin(dir), "work1", List.of(0.5), null, null).predictions().get(0);
+        assertEquals(0, p.gainTicksLo());
+        assertEquals(0, p.gainTicksHi());
+        assertEquals(0.0, p.truth(), 0);
+    }
+
+    @Test
+    void theCriticalPathRunsThroughTheLastWorker(@TempDir Path dir) throws Exception {
+        CriticalPath.Result r = CriticalPath.compute(forkJoin(dir));
+        assertEquals(205, r.lengthTicksLo());
+        assertEquals(205, r.lengthTicksHi());
+        // t2 starts at 5 (outside, before its first event) + work2 [194, 196] + EXIT→SEND [0, 1] outside
+        // + the message 5 (communication) + RECEIVE→EXIT wait [0, 1].
+        assertShare(r, "work2", 194, 196);
+        assertShare(r, CriticalPath.COMMUNICATION, 5, 5);
+        assertShare(r, CriticalPath.OUTSIDE, 5, 6);
+        assertShare(r, "wait", 0, 1);
+        assertShare(r, "work1", 0, 0);
+        CriticalPath.Zeroing z = r.zeroing().stream().filter(x -> x.region().equals("work2")).findFirst().orElseThrow();
+        assertEquals(100 / 205.0, z.savedLo(), 1e-12);
+        assertEquals(100 / 205.0, z.savedHi(), 1e-12);
+        assertEquals(105, z.newLengthTicksLo());
+        assertEquals(105, z.newLengthTicksHi());
+    }
+
+    private static void assertShare(CriticalPath.Result r, String name, long lo, long hi) {
+        CriticalPath.Share s = r.shares().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+        assertEquals(lo, s.ticksLo(), name);
+        assertEquals(hi, s.ticksHi(), name);
+    }
+
+    /**
+     * A barrier: three ranks (one thread each) work 100, 60 and 30 ns in body[rank], enter the barrier,
+     * all leave it at 110 (floor 110 − 100 = 10), then work 40 more.
+     */
+    private static Profile barrier(Path dir) throws Exception {
+        TinyProfile p = new TinyProfile(dir, true);
+        int[] t = new int[3];
+        for (int i = 0; i < 3; i++) {
+            t[i] = p.stream(p.process("1/1", "1/1", 0));
+        }
+        int body = p.region("body");
+        int barrier = p.region("barrier", "barrier");
+        int after = p.region("after");
+        long[] work = {100, 60, 30};
+        for (int i = 0; i < 3; i++) {
+            p.event(t[i], EventKind.ENTER_INSTANCE, body, 0, 0, 0, 0, i, 0);
+        }
+        for (int i = 2; i >= 0; i--) {
+            point(p, t[i], EventKind.EXIT, body, work[i], NONE);
+            p.event(t[i], EventKind.BARRIER_ENTER, barrier, work[i], work[i], work[i], work[i], 1, 3);
+        }
+        for (int i = 0; i < 3; i++) {
+            p.event(t[i], EventKind.BARRIER_EXIT, barrier, 110, 110, 110, 110, 1, 3);
+            point(p, t[i], EventKind.ENTER, after, 110, NONE);
+        }
+        for (int i = 0; i < 3; i++) {
+            point(p, t[i], EventKind.EXIT, after, 150, NONE);
+        }
+        return p.write();
+    }
+
+    @Test
+    void speedingUpTheStragglerStopsPayingWhenTheNextOneIsLast(@TempDir Path dir) throws Exception {
+        Profile profile = barrier(dir);
+        // body[0] at half: rank 0 enters at [49, 51] less → exits follow rank 1's enter at 60 + 10:
+        // 110 − max(100 − R + 10, 70, 40) = min(R, 40) = 40 for R ∈ [49, 51].
+        WhatIf.Result r = WhatIf.predict(profile, "body[0]", List.of(0.25, 0.5, 1.0), "body", "after");
+        assertEquals(150, r.spanNsLo(), 1e-9);
+        long[][] expected = {{24, 26}, {40, 40}, {40, 40}};
+        for (int k = 0; k < 3; k++) {
+            WhatIf.Prediction p = r.predictions().get(k);
+            assertEquals(expected[k][0], p.gainTicksLo(), "cut " + p.fraction());
+            assertEquals(expected[k][1], p.gainTicksHi(), "cut " + p.fraction());
+        }
+        assertEquals(25 / 150.0, r.predictions().get(0).truth(), 1e-12);
+        // Another rank's body is not on the critical path at all.
+        assertEquals(0, WhatIf.predict(profile, "body[2]", List.of(1.0), null, null).predictions().get(0).gainTicksHi());
+    }
+
+    @Test
+    void rankingPutsTheStragglersRegionFirst(@TempDir Path dir) throws Exception {
+        WhatIf.Result r = WhatIf.rank(barrier(dir), 0.5, null, null);
+        // "after" (every rank's last 40 ns, in parallel) gains 20; body (all ranks at half) 50;
+        // body[0] alone 40 (then rank 1 is last).
+        assertEquals("body", r.predictions().get(0).region());
+        assertEquals(49, r.predictions().get(0).gainTicksLo());
+        assertEquals("body[0]", r.predictions().get(1).region());
+        assertEquals("after", r.predictions().get(2).region());
+        assertEquals(19, r.predictions().get(2).gainTicksLo());
+        assertEquals(21, r.predictions().get(2).gainTicksHi());
+    }
+
+    @Test
+    void anUnknownRegionOrSpanIsAClearError(@TempDir Path dir) throws Exception {
+        Profile profile = barrier(dir);
+        ProfileException e = assertThrows(ProfileException.class,
+                () -> WhatIf.predict(profile, "nope", List.of(0.5), null, null));
+        assertEquals(true, e.getMessage().startsWith("no region named 'nope'"), e.getMessage());
+        assertThrows(ProfileException.class, () -> WhatIf.predict(profile, "body[x]", List.of(0.5), null, null));
+        assertThrows(IllegalArgumentException.class, () -> WhatIf.predict(profile, "body", List.of(1.5), null, null));
+    }
+}
