@@ -71,6 +71,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "seed of the simulated clocks (default ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--runs", defaultValue = "3", description = "imbalanced and as many balanced runs for the what-if"
+            + " check, alternating; the first imbalanced one is profiled (default ${DEFAULT-VALUE})")
+    int runs;
+
     @Option(names = "--out", defaultValue = "dprof-demo", description = "output folder (default ${DEFAULT-VALUE})")
     Path out;
 
@@ -87,11 +91,11 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CliException("--straggler " + straggler + " is not a rank of " + workers + " workers");
         }
         Path home = Launch.home();
-        Path runs = out.resolve("runs");
+        Path runDir = out.resolve("runs");
         Path calibration = out.resolve("calibration");
         Path profileDir = out.resolve("profile");
         deleteRecursively(out);
-        Files.createDirectories(runs);
+        Files.createDirectories(runDir);
 
         SplittableRandom random = new SplittableRandom(seed);
         long tscHz = Math.round(CalibrationFiles.nominalTickHz(OrderedClock.of(Optional.empty())));
@@ -115,22 +119,27 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "dprof demo: %s, %d workers × %d threads, rank %d does %.1f× the work;"
                         + " every worker its own simulated clock, calibrated against this JVM (UDP %d)%n",
                 app, workers, threads, straggler, imbalance, server.port());
+        if (runs < 1) {
+            throw new CliException("--runs must be at least 1");
+        }
+        List<Double> imbalancedSec = new ArrayList<>();
+        List<Double> balancedSec = new ArrayList<>();
         try {
             Path yaml = workerConfig(home.resolve(regions[0]), server.port(), out);
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", Launch.examplesJar(home).toString(), "dev.dprof.examples.Cluster", app,
-                    "--workers", Integer.toString(workers), "--threads", Integer.toString(threads),
-                    "--straggler", Integer.toString(straggler), "--imbalance", Double.toString(imbalance),
-                    "--jvm-arg", "-javaagent:" + AttachCommand.agentJar() + "=config=" + yaml.toAbsolutePath()
-                            + ",out=" + runs.toAbsolutePath()));
-            if (iterations != null) {
-                command.addAll(List.of("--iterations", iterations.toString()));
+            // Alternating, so that a drift of the machine's load hits both kinds alike.
+            int total = regions[1] == null ? 1 : 2 * runs;
+            for (int i = 0; i < total; i++) {
+                boolean balanced = i % 2 == 1;
+                Path dir = i == 0 ? runDir : out.resolve("validation").resolve((balanced ? "balanced-" : "imbalanced-") + i / 2);
+                Files.createDirectories(dir);
+                if (i > 0) {
+                    System.out.printf(Locale.ROOT, "%nvalidation run %d of %d: %s%n", i, total - 1,
+                            balanced ? "balanced (the straggler's extra work removed)" : "imbalanced");
+                }
+                List<String> lines = Launch.runCapturing(clusterCommand(home, yaml, dir, balanced ? 1 : imbalance, rankSims),
+                        "the " + app + " cluster");
+                (balanced ? balancedSec : imbalancedSec).add(DemoValidation.longestSpan(lines, "the " + app + " cluster"));
             }
-            for (int rank = 0; rank < workers; rank++) {
-                command.addAll(List.of("--rank-jvm-arg", rank + "=-Ddprof.clock.sim=" + rankSims.get(rank)));
-            }
-            Launch.runToCompletion(command, "the " + app + " cluster");
         } finally {
             server.close();
             referenceFile.end();
@@ -139,7 +148,7 @@ public final class DemoCommand implements Callable<Integer> {
 
         ProfileInfo info;
         try {
-            info = Consolidator.run(new Consolidator.Options(List.of(runs), List.of(calibration), profileDir,
+            info = Consolidator.run(new Consolidator.Options(List.of(runDir), List.of(calibration), profileDir,
                     Consolidator.Sync.FREEZER, DriftModels.parse("bounded:1"), Optional.empty()), n -> { });
         } catch (ConsolidationException e) {
             throw new CliException(e.getMessage());
@@ -155,12 +164,33 @@ public final class DemoCommand implements Callable<Integer> {
                 .put("domains", info.processes().size() + 1);
         root.putObject("containment").put("checked", containment[0]).put("contained", containment[1]);
         if (regions[1] != null) {
-            straggler(profile, regions[1], regions[2], rankOfDomain, info, root);
+            StragglerScore.ProcessScore detected = straggler(profile, regions[1], regions[2], rankOfDomain, info, root);
+            DemoValidation.report(profile, regions[1], regions[2], straggler, imbalance,
+                    rankOfDomain.getOrDefault(info.processes().get(detected.process()).domain(), -1),
+                    new double[] {detected.lo(), detected.hi()}, imbalancedSec, balancedSec, root);
         }
         if (json != null) {
             Json.write(json, root);
         }
         return 0;
+    }
+
+    private List<String> clusterCommand(Path home, Path yaml, Path runDir, double share, List<String> rankSims)
+            throws CliException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", Launch.examplesJar(home).toString(), "dev.dprof.examples.Cluster", app,
+                "--workers", Integer.toString(workers), "--threads", Integer.toString(threads),
+                "--straggler", Integer.toString(straggler), "--imbalance", Double.toString(share),
+                "--jvm-arg", "-javaagent:" + AttachCommand.agentJar() + "=config=" + yaml.toAbsolutePath()
+                        + ",out=" + runDir.toAbsolutePath()));
+        if (iterations != null) {
+            command.addAll(List.of("--iterations", iterations.toString()));
+        }
+        for (int rank = 0; rank < workers; rank++) {
+            command.addAll(List.of("--rank-jvm-arg", rank + "=-Ddprof.clock.sim=" + rankSims.get(rank)));
+        }
+        return command;
     }
 
     /** The app's YAML with the calibration base added. */
@@ -192,12 +222,15 @@ public final class DemoCommand implements Callable<Integer> {
         return new long[] {checked, contained};
     }
 
-    private void straggler(Profile profile, String body, String barrier, Map<String, Integer> rankOfDomain,
-                           ProfileInfo info, ObjectNode root) throws ProfileException {
+    /** Prints and records the straggler scores; returns the detected straggler's. */
+    private StragglerScore.ProcessScore straggler(Profile profile, String body, String barrier,
+                                                  Map<String, Integer> rankOfDomain, ProfileInfo info, ObjectNode root)
+            throws ProfileException {
         StragglerScore.Result r = StragglerScore.compute(profile, body, barrier);
         int detected = -1;
         double best = -1;
         StragglerScore.ProcessScore injected = null;
+        StragglerScore.ProcessScore detectedScore = null;
         double othersMaxHi = 0;
         System.out.printf(Locale.ROOT, "%nstraggler score (share of the span; body %s, barrier %s; %s)%n", body, barrier,
                 r.assumption());
@@ -209,6 +242,7 @@ public final class DemoCommand implements Callable<Integer> {
             if (p.lo() > best) {
                 best = p.lo();
                 detected = rank;
+                detectedScore = p;
             }
             if (rank == straggler) {
                 injected = p;
@@ -228,6 +262,7 @@ public final class DemoCommand implements Callable<Integer> {
         s.put("othersMaxHi", othersMaxHi);
         s.put("quality", r.quality());
         s.put("assumption", r.assumption());
+        return detectedScore;
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -37,14 +37,24 @@ final class Launch {
         return command;
     }
 
-    static void runToCompletion(List<String> command, String what) throws CliException, InterruptedException {
+    /** Runs {@code command}, echoing its merged output, and returns the lines it printed. */
+    static List<String> runCapturing(List<String> command, String what) throws CliException, InterruptedException {
         try {
-            Process process = new ProcessBuilder(command).inheritIO()
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            List<String> lines = new ArrayList<>();
+            try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    System.out.println(line);
+                    lines.add(line);
+                }
+            }
             int exit = process.waitFor();
             if (exit != 0) {
                 throw new CliException(what + " exited with " + exit);
             }
+            return lines;
         } catch (java.io.IOException e) {
             throw new CliException("cannot start " + what + ": " + e.getMessage());
         }

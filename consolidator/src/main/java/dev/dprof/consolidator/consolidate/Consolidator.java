@@ -234,7 +234,16 @@ public final class Consolidator {
                 p.end().map(e -> e.lostEvents()).orElse(0L), p.end().isPresent(),
                 slope == null ? null : slope[0].getNumerator() + "/" + slope[0].getDenominator(),
                 slope == null ? null : slope[1].getNumerator() + "/" + slope[1].getDenominator(),
-                slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue());
+                slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue(),
+                fixedInstances(p));
+    }
+
+    private static Map<String, Long> fixedInstances(RunInventory.Process p) {
+        Map<String, Long> instances = new java.util.TreeMap<>();
+        for (RegionInfo r : p.regions().values()) {
+            r.instance().ifPresent(i -> instances.put(r.name(), i));
+        }
+        return instances;
     }
 
     private static ProfileInfo.Window window(Optional<double[]> seconds, long origin, double hz) {

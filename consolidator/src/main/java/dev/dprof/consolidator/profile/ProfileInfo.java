@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.profile;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a consolidated profile is (its {@code profile.json}): the processes and threads whose
@@ -20,10 +21,19 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
 
     public static final int FORMAT_VERSION = 1;
 
-    /** One process: its clock domain, how well that domain is calibrated, and its rate bounds. */
+    /**
+     * One process: its clock domain, how well that domain is calibrated, and its rate bounds.
+     *
+     * @param instances the dynamic instance id of each region whose id the process fixed at start
+     *                  (YAML {@code instance: {property: …}}, the paper's rank-specific region), by name
+     */
     public record Process(int index, String host, long pid, String domain, String quality, double nominalTickHz,
                           double probeCostTicks, String simulatedClock, long lostEvents, boolean ended,
-                          String slopeLow, String slopeHigh, double slopeLowApprox, double slopeHighApprox) {
+                          String slopeLow, String slopeHigh, double slopeLowApprox, double slopeHighApprox,
+                          Map<String, Long> instances) {
+        public Process {
+            instances = instances == null ? Map.of() : Map.copyOf(instances);
+        }
     }
 
     /** One thread. */

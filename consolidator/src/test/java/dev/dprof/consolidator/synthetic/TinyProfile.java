@@ -25,6 +25,7 @@ public final class TinyProfile {
     private final List<ProfileInfo.Stream> streams = new ArrayList<>();
     private final List<ProfileInfo.Region> regions = new ArrayList<>();
     private final List<ProfileEvent> events = new ArrayList<>();
+    private final List<java.util.Map<String, Long>> instances = new ArrayList<>();
     private ProfileInfo.Window window;
 
     public TinyProfile(Path dir, boolean truth) {
@@ -35,13 +36,20 @@ public final class TinyProfile {
     /** A process with rate bounds "num/den" (null: unbounded), a probe cost in ticks and a quality. */
     public int process(String slopeLow, String slopeHigh, double probeCostTicks, String quality) {
         int index = processes.size();
+        instances.add(new java.util.TreeMap<>());
         processes.add(new ProfileInfo.Process(index, "host" + index, 100 + index, "tsc@boot" + index, quality, 2e9,
-                probeCostTicks, null, 0, true, slopeLow, slopeHigh, Double.NaN, Double.NaN));
+                probeCostTicks, null, 0, true, slopeLow, slopeHigh, Double.NaN, Double.NaN, null));
         return index;
     }
 
     public int process(String slopeLow, String slopeHigh, double probeCostTicks) {
         return process(slopeLow, slopeHigh, probeCostTicks, "BOUNDED");
+    }
+
+    /** The process fixed region {@code name}'s instance id at start (a rank-specific region). */
+    public TinyProfile instance(int process, String name, long id) {
+        instances.get(process).put(name, id);
+        return this;
     }
 
     public int stream(int process) {
@@ -92,7 +100,10 @@ public final class TinyProfile {
             }
         }
         Profile.writeInfo(dir, new ProfileInfo(ProfileInfo.FORMAT_VERSION, "freezer", "bounded:1 (test)", "ref", 1e9,
-                window, truth, processes, streams, regions, new ProfileInfo.Messages(0, 0, 0, 0, 0, 0, 0),
+                window, truth, processes.stream().map(p -> new ProfileInfo.Process(p.index(), p.host(), p.pid(),
+                        p.domain(), p.quality(), p.nominalTickHz(), p.probeCostTicks(), p.simulatedClock(),
+                        p.lostEvents(), p.ended(), p.slopeLow(), p.slopeHigh(), p.slopeLowApprox(),
+                        p.slopeHighApprox(), instances.get(p.index()))).toList(), streams, regions, new ProfileInfo.Messages(0, 0, 0, 0, 0, 0, 0),
                 events.size(), 0, 0, List.of()));
         return Profile.open(dir);
     }

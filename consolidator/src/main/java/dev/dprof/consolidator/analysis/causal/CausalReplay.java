@@ -202,6 +202,8 @@ final class CausalReplay {
     private final double[] slopeLo;
     private final double[] slopeHi;
     private final ThreadState[] threads;
+    /** Per process and region: the instance id the process fixed for it at start, or {@link #NO_INSTANCE}. */
+    private final long[][] fixedInstance;
     private final MessageMatcher<Vertex> messages;
     private final Map<BarrierKey, BarrierInstance> barriers = new HashMap<>();
     private final Map<Integer, ProgressPoint> progress = new TreeMap<>();
@@ -240,6 +242,16 @@ final class CausalReplay {
         this.threads = new ThreadState[info.streams().size()];
         for (ProfileInfo.Stream s : info.streams()) {
             threads[s.index()] = new ThreadState(s.process());
+        }
+        this.fixedInstance = new long[processes][regions];
+        for (ProfileInfo.Process p : info.processes()) {
+            Arrays.fill(fixedInstance[p.index()], NO_INSTANCE);
+            for (ProfileInfo.Region r : info.regions()) {
+                Long fixed = p.instances().get(r.name());
+                if (fixed != null) {
+                    fixedInstance[p.index()][r.index()] = fixed;
+                }
+            }
         }
         this.messages = new MessageMatcher<>(info);
         this.scratch = new Vertex(-1, cuts.size(), buckets);
@@ -469,7 +481,7 @@ final class CausalReplay {
             return;
         }
         switch (e.kind) {
-            case ENTER, BARRIER_ENTER -> t.push(e.region, NO_INSTANCE);
+            case ENTER, BARRIER_ENTER -> t.push(e.region, fixedInstance[t.process][e.region]);
             case ENTER_INSTANCE -> t.push(e.region, e.a);
             case EXIT, EXIT_THROW, BARRIER_EXIT -> t.pop(e.region);
             default -> {

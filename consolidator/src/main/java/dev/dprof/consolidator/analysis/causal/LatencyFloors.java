@@ -17,7 +17,8 @@ import java.util.TreeSet;
 
 /**
  * The first pass of the causal analyses: the measured minimum latency of every cross-thread edge
- * kind, and the dynamic instance ids each region was entered with.
+ * kind, and the dynamic instance ids each region was entered with (per call, or fixed by a
+ * process at its start).
  *
  * <p>A latency floor is a proven lower bound on every true latency of its kind: for messages from
  * process p to q, the smallest {@code max(0, lo_receive − hi_send)} over their matched messages;
@@ -89,6 +90,14 @@ final class LatencyFloors {
             }
         } catch (IOException | FormatException e) {
             throw new ProfileException(profile.dir() + ": " + e.getMessage());
+        }
+        for (ProfileInfo.Process p : info.processes()) {
+            for (ProfileInfo.Region r : info.regions()) {
+                Long fixed = p.instances().get(r.name());
+                if (fixed != null) {
+                    instances.computeIfAbsent(r.index(), k -> new TreeSet<>()).add(fixed);
+                }
+            }
         }
         return new LatencyFloors(processes, message, barrier, instances);
     }

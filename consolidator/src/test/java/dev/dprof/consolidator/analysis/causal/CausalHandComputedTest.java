@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The what-if, zeroing and critical path on DAGs worked out on paper. Reference ticks are
@@ -125,17 +127,26 @@ class CausalHandComputedTest {
      * all leave it at 110 (floor 110 − 100 = 10), then work 40 more.
      */
     private static Profile barrier(Path dir) throws Exception {
+        return barrier(dir, false);
+    }
+
+    /** With {@code fixed}, body's instance is fixed per process at start (plain ENTERs), not per call. */
+    private static Profile barrier(Path dir, boolean fixed) throws Exception {
         TinyProfile p = new TinyProfile(dir, true);
         int[] t = new int[3];
         for (int i = 0; i < 3; i++) {
-            t[i] = p.stream(p.process("1/1", "1/1", 0));
+            int process = p.process("1/1", "1/1", 0);
+            if (fixed) {
+                p.instance(process, "body", i);
+            }
+            t[i] = p.stream(process);
         }
         int body = p.region("body");
         int barrier = p.region("barrier", "barrier");
         int after = p.region("after");
         long[] work = {100, 60, 30};
         for (int i = 0; i < 3; i++) {
-            p.event(t[i], EventKind.ENTER_INSTANCE, body, 0, 0, 0, 0, i, 0);
+            p.event(t[i], fixed ? EventKind.ENTER : EventKind.ENTER_INSTANCE, body, 0, 0, 0, 0, fixed ? 0 : i, 0);
         }
         for (int i = 2; i >= 0; i--) {
             point(p, t[i], EventKind.EXIT, body, work[i], NONE);
@@ -151,9 +162,10 @@ class CausalHandComputedTest {
         return p.write();
     }
 
-    @Test
-    void speedingUpTheStragglerStopsPayingWhenTheNextOneIsLast(@TempDir Path dir) throws Exception {
-        Profile profile = barrier(dir);
+    @ParameterizedTest(name = "instance fixed at start: {0}")
+    @ValueSource(booleans = {false, true})
+    void speedingUpTheStragglerStopsPayingWhenTheNextOneIsLast(boolean fixed, @TempDir Path dir) throws Exception {
+        Profile profile = barrier(dir, fixed);
         // body[0] at half: rank 0 enters at [49, 51] less → exits follow rank 1's enter at 60 + 10:
         // 110 − max(100 − R + 10, 70, 40) = min(R, 40) = 40 for R ∈ [49, 51].
         WhatIf.Result r = WhatIf.predict(profile, "body[0]", List.of(0.25, 0.5, 1.0), "body", "after");

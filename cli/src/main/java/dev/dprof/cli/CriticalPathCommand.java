@@ -1,0 +1,93 @@
+package dev.dprof.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.consolidator.analysis.causal.CriticalPath;
+import dev.dprof.consolidator.profile.ProfileException;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code dprof analyze PROFILE critical-path}: the critical path profile and critical-path zeroing. */
+@Command(name = "critical-path", mixinStandardHelpOptions = true,
+        description = "The longest path through the run, each region's share of it, and per region the path "
+                + "recomputed with that region's time set to zero (critical-path zeroing), as sound [lo, hi].")
+final class CriticalPathCommand implements Callable<Integer> {
+    @ParentCommand
+    AnalyzeCommand parent;
+
+    @Option(names = "--json", description = "print JSON")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        CriticalPath.Result r;
+        try {
+            r = CriticalPath.compute(parent.open());
+        } catch (ProfileException e) {
+            throw new CliException(e.getMessage());
+        }
+        if (json) {
+            System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
+            return 0;
+        }
+        System.out.printf(Locale.ROOT, "critical path: [%.3f, %.3f] ms%s (%s; %s)%n", ms(r, r.lengthTicksLo()),
+                ms(r, r.lengthTicksHi()), r.lengthTicksTruth() == null ? ""
+                        : String.format(Locale.ROOT, ", truth %.3f", ms(r, r.lengthTicksTruth())), r.quality(),
+                r.assumption());
+        String truth = r.lengthTicksTruth() == null ? "" : "    truth";
+        System.out.printf(Locale.ROOT, "%-36s %-21s %-25s%s%n", "region (inclusive)", "share of the path", "ms on it", truth);
+        for (CriticalPath.Share s : r.shares()) {
+            if (s.ticksHi() == 0) {
+                continue;
+            }
+            System.out.printf(Locale.ROOT, "%-36s [%7.3f%%, %7.3f%%] [%10.3f, %10.3f]%s%n", s.name(), 100 * s.lo(),
+                    100 * s.hi(), ms(r, s.ticksLo()), ms(r, s.ticksHi()), percent(s.truth()));
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "%-36s %-21s %-25s%s%n", "zeroing: region", "path shorter by", "new length ms", truth);
+        for (CriticalPath.Zeroing z : r.zeroing()) {
+            System.out.printf(Locale.ROOT, "%-36s [%7.3f%%, %7.3f%%] [%10.3f, %10.3f]%s%n", z.region(), 100 * z.savedLo(),
+                    100 * z.savedHi(), ms(r, z.newLengthTicksLo()), ms(r, z.newLengthTicksHi()), percent(z.truth()));
+        }
+        return 0;
+    }
+
+    private static String percent(Double truth) {
+        return truth == null ? "" : String.format(Locale.ROOT, " %7.3f%%", 100 * truth);
+    }
+
+    private static double ms(CriticalPath.Result r, long ticks) {
+        return ticks * 1e3 / r.referenceTickHz();
+    }
+
+    static ObjectNode toJson(CriticalPath.Result r) {
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        double nsPerTick = 1e9 / r.referenceTickHz();
+        root.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
+        if (r.lengthTicksTruth() != null) {
+            root.put("lengthNsTruth", r.lengthTicksTruth() * nsPerTick);
+        }
+        ArrayNode shares = root.putArray("shares");
+        for (CriticalPath.Share s : r.shares()) {
+            ObjectNode n = shares.addObject().put("name", s.name()).put("lo", s.lo()).put("hi", s.hi())
+                    .put("nsLo", s.ticksLo() * nsPerTick).put("nsHi", s.ticksHi() * nsPerTick);
+            if (s.truth() != null) {
+                n.put("truth", s.truth());
+            }
+        }
+        ArrayNode zeroing = root.putArray("zeroing");
+        for (CriticalPath.Zeroing z : r.zeroing()) {
+            ObjectNode n = zeroing.addObject().put("region", z.region()).put("lo", z.savedLo()).put("hi", z.savedHi())
+                    .put("newLengthNsLo", z.newLengthTicksLo() * nsPerTick)
+                    .put("newLengthNsHi", z.newLengthTicksHi() * nsPerTick);
+            if (z.truth() != null) {
+                n.put("truth", z.truth());
+            }
+        }
+        root.put("quality", r.quality()).put("assumption", r.assumption());
+        return root;
+    }
+}
