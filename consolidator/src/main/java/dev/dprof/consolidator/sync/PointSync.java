@@ -1,0 +1,184 @@
+package dev.dprof.consolidator.sync;
+
+import dev.dprof.calibrator.estimate.FeasibleLines;
+import dev.dprof.calibrator.estimate.LinePoint;
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.profile.ProfileEvent;
+import dev.dprof.format.profile.ProfileEventsReader;
+import dev.dprof.format.profile.ProfileEventsWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import org.apache.commons.numbers.fraction.BigFraction;
+
+/**
+ * A profile re-timed by a point synchronization ({@link SyncMethod}) from a consolidated profile:
+ * the same events in the same causal order, each stamped with one point {@code lo = hi = tick} on
+ * the reference, so that every analysis runs on it unchanged and the methods can be compared on
+ * one run (DProf §6). Durations come from the points too (every process's rate is 1/1 against
+ * its new ticks).
+ *
+ * <p>The master is the first process; each other process gets the line fitted to its messages
+ * with its parent in a breadth-first spanning tree of the message graph (Jezequel's use of Duda's
+ * method), composed along the path. The master's own clock is placed on the reference by the
+ * least-squares line through its events' FreeZer midpoints: a common frame for display and for
+ * the error against the truth; every relative timing between processes comes from the method alone.
+ */
+public final class PointSync {
+    private PointSync() {
+    }
+
+    /** Writes the re-timed profile into {@code out}; returns its description. */
+    public static ProfileInfo derive(Profile source, SyncMethod method, Path out) throws ProfileException, IOException {
+        ProfileInfo info = source.info();
+        int master = 0;
+        MessagePairs pairs = MessagePairs.read(source, master);
+        List<String> problems = new ArrayList<>(info.problems());
+        LinearClock[] clocks = clocks(info, pairs, method, master, problems);
+        Files.createDirectories(out);
+        long events = 0;
+        try (ProfileEventsReader reader = source.events();
+             ProfileEventsWriter writer = new ProfileEventsWriter(out.resolve(Profile.EVENTS), info.truth())) {
+            int[] processOf = new int[info.streams().size()];
+            info.streams().forEach(s -> processOf[s.index()] = s.process());
+            ProfileEvent e = new ProfileEvent();
+            while (reader.next(e)) {
+                long point = Math.round(clocks[processOf[e.stream]].apply(e.tick));
+                e.tick = point;
+                e.lo = point;
+                e.hi = point;
+                writer.write(e);
+                events++;
+            }
+        } catch (FormatException e) {
+            throw new ProfileException(source.dir() + ": " + e.getMessage());
+        }
+        List<ProfileInfo.Process> processes = new ArrayList<>();
+        for (ProfileInfo.Process p : info.processes()) {
+            double slope = clocks[p.index()].slope();
+            processes.add(new ProfileInfo.Process(p.index(), p.host(), p.pid(), p.domain(), "POINT",
+                    info.referenceTickHz(), p.probeCostTicks() * slope, p.simulatedClock(), p.lostEvents(), p.ended(),
+                    "1/1", "1/1", 1, 1, p.instances()));
+        }
+        ProfileInfo derived = new ProfileInfo(ProfileInfo.FORMAT_VERSION, method.label(),
+                "point timestamps: each clock taken as linear in the master's, fitted to in-run messages ("
+                        + method.label() + "); no bound", info.referenceDomain(), info.referenceTickHz(), info.window(),
+                info.truth(), processes, info.streams(), info.regions(), info.messages(), events,
+                info.causalityConflicts(), 0, problems);
+        Profile.writeInfo(out, derived);
+        return derived;
+    }
+
+    /** Every process's ticks on the reference, through the master. */
+    static LinearClock[] clocks(ProfileInfo info, MessagePairs pairs, SyncMethod method, int master,
+                                List<String> problems) throws ProfileException {
+        int n = info.processes().size();
+        LinearClock[] clocks = new LinearClock[n];
+        clocks[master] = pairs.masterOnReference;
+        List<List<Integer>> neighbours = pairs.neighbours();
+        Deque<Integer> queue = new ArrayDeque<>(List.of(master));
+        while (!queue.isEmpty()) {
+            int parent = queue.poll();
+            for (int node : neighbours.get(parent)) {
+                if (clocks[node] == null) {
+                    clocks[node] = fit(pairs, node, parent, method, info, problems).andThen(clocks[parent]);
+                    queue.add(node);
+                }
+            }
+        }
+        for (int p = 0; p < n; p++) {
+            if (clocks[p] == null) {
+                ProfileInfo.Process process = info.processes().get(p);
+                throw new ProfileException("process " + process.host() + "-" + process.pid() + " exchanged no matched "
+                        + "message with the master's part of the run: " + method.label() + " cannot place its clock");
+            }
+        }
+        return clocks;
+    }
+
+    /** The line from {@code node}'s ticks to {@code parent}'s. */
+    static LinearClock fit(MessagePairs pairs, int node, int parent, SyncMethod method, ProfileInfo info,
+                           List<String> problems) {
+        MessagePairs.Direction up = pairs.direction(node, parent);
+        MessagePairs.Direction down = pairs.direction(parent, node);
+        long x0 = up.n > 0 ? up.sent[0] : down.received[0];
+        long y0 = up.n > 0 ? up.received[0] : down.sent[0];
+        if (method == SyncMethod.CH) {
+            Optional<LinearClock> middle = corridorMiddle(up, down, x0, y0);
+            if (middle.isPresent()) {
+                return middle.get();
+            }
+            ProfileInfo.Process p = info.processes().get(node);
+            problems.add(String.format("ch: no line separates the messages of %s-%d and its parent by direction (%d up, "
+                    + "%d down): linear regression used for it", p.host(), p.pid(), up.n, down.n));
+        }
+        long count = up.n + down.n;
+        double sx = 0;
+        double sy = 0;
+        double sxx = 0;
+        double sxy = 0;
+        for (int i = 0; i < up.n; i++) {
+            double dx = up.sent[i] - x0;
+            double dy = up.received[i] - y0;
+            sx += dx;
+            sy += dy;
+            sxx += dx * dx;
+            sxy += dx * dy;
+        }
+        for (int i = 0; i < down.n; i++) {
+            double dx = down.received[i] - x0;
+            double dy = down.sent[i] - y0;
+            sx += dx;
+            sy += dy;
+            sxx += dx * dx;
+            sxy += dx * dy;
+        }
+        return LinearClock.leastSquares(x0, y0, count, sx, sy, sxx, sxy);
+    }
+
+    /**
+     * Duda's convex hull: a message up (node → parent) puts the line below its point, one down above
+     * it; the lines between are the corridor, and the map is the line through its middle at the
+     * first and the last tick of the data. Empty when one direction has no message or no line fits.
+     */
+    static Optional<LinearClock> corridorMiddle(MessagePairs.Direction up, MessagePairs.Direction down, long x0, long y0) {
+        if (up.n == 0 || down.n == 0) {
+            return Optional.empty();
+        }
+        List<LinePoint> points = new ArrayList<>(up.n + down.n);
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int i = 0; i < up.n; i++) {
+            points.add(LinePoint.upper(up.sent[i] - x0, up.received[i] - y0));
+            first = Math.min(first, up.sent[i] - x0);
+            last = Math.max(last, up.sent[i] - x0);
+        }
+        for (int i = 0; i < down.n; i++) {
+            points.add(LinePoint.lower(down.received[i] - x0, down.sent[i] - y0));
+            first = Math.min(first, down.received[i] - x0);
+            last = Math.max(last, down.received[i] - x0);
+        }
+        Optional<FeasibleLines> corridor = FeasibleLines.of(points);
+        if (corridor.isEmpty() || last <= first) {
+            return Optional.empty();
+        }
+        double mFirst = middle(corridor.get(), first);
+        double mLast = middle(corridor.get(), last);
+        double slope = (mLast - mFirst) / (last - first);
+        return Optional.of(new LinearClock(x0 + first, y0 + mFirst, slope));
+    }
+
+    private static double middle(FeasibleLines corridor, long x) {
+        BigFraction lo = corridor.lowest(x);
+        BigFraction hi = corridor.highest(x);
+        return lo.add(hi).divide(2).doubleValue();
+    }
+}
