@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 /** {@code dprof analyze PROFILE <analysis>}: analyses of a consolidated profile, as bounds. */
 @Command(name = "analyze", mixinStandardHelpOptions = true, description = "Analyses of a consolidated profile.",
         subcommands = {AnalyzeCommand.Straggler.class, AnalyzeCommand.Stats.class, WhatIfCommand.class,
-                CriticalPathCommand.class})
+                CriticalPathCommand.class, SyncQualityCommand.class})
 public final class AnalyzeCommand {
     @Parameters(index = "0", paramLabel = "PROFILE", description = "a folder written by 'dprof consolidate'")
     Path profile;

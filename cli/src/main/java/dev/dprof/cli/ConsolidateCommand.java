@@ -3,7 +3,11 @@ package dev.dprof.cli;
 import dev.dprof.calibrator.estimate.DriftModels;
 import dev.dprof.consolidator.consolidate.ConsolidationException;
 import dev.dprof.consolidator.consolidate.Consolidator;
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.consolidator.sync.PointSync;
+import dev.dprof.consolidator.sync.SyncMethod;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +36,9 @@ public final class ConsolidateCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--sync", defaultValue = "freezer", paramLabel = "METHOD",
-            description = "freezer (sound intervals) or none (one clock domain only); default ${DEFAULT-VALUE}")
+            description = "freezer (sound intervals), lr or ch (point timestamps fitted to the run's messages, "
+                    + "Duda's regression and convex hull; the events are ordered by freezer first) or none (one clock "
+                    + "domain only); default ${DEFAULT-VALUE}")
     String sync;
 
     @Option(names = "--drift", defaultValue = "bounded:1", paramLabel = "MODEL",
@@ -49,14 +55,22 @@ public final class ConsolidateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws CliException, IOException {
         Consolidator.Sync method;
+        SyncMethod point = null;
         try {
-            method = Consolidator.Sync.valueOf(sync.toUpperCase(Locale.ROOT));
+            String name = sync.toUpperCase(Locale.ROOT);
+            if (name.equals("LR") || name.equals("CH")) {
+                point = SyncMethod.valueOf(name);
+                method = Consolidator.Sync.FREEZER;
+            } else {
+                method = Consolidator.Sync.valueOf(name);
+            }
         } catch (IllegalArgumentException e) {
-            throw new CliException("--sync: unknown method '" + sync + "' (expected freezer or none)");
+            throw new CliException("--sync: unknown method '" + sync + "' (expected freezer, lr, ch or none)");
         }
+        Path ordered = point == null ? out : out.resolveSibling(out.getFileName() + ".freezer");
         Consolidator.Options options;
         try {
-            options = new Consolidator.Options(runs, calibration, out, method, DriftModels.parse(drift),
+            options = new Consolidator.Options(runs, calibration, ordered, method, DriftModels.parse(drift),
                     parseWindow(window));
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
@@ -70,6 +84,15 @@ public final class ConsolidateCommand implements Callable<Integer> {
             });
         } catch (ConsolidationException e) {
             throw new CliException(e.getMessage());
+        }
+        if (point != null) {
+            try {
+                info = PointSync.derive(Profile.open(ordered), point, out);
+            } catch (ProfileException e) {
+                throw new CliException(e.getMessage());
+            }
+            System.out.printf(Locale.ROOT, "%s: point timestamps from the run's messages; the FreeZer profile that "
+                    + "ordered the events is in %s%n", point.label(), ordered);
         }
         System.out.printf(Locale.ROOT, "%d events of %d processes, %d threads → %s%n", info.events(),
                 info.processes().size(), info.streams().size(), out);

@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.calibrator.estimate.DriftModels;
 import dev.dprof.calibrator.net.CalibrationFiles;
@@ -14,6 +15,7 @@ import dev.dprof.consolidator.consolidate.Consolidator;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.consolidator.sync.Baselines;
 import dev.dprof.format.calibration.CalibrationFile;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
@@ -94,7 +96,7 @@ public final class DemoCommand implements Callable<Integer> {
         Path runDir = out.resolve("runs");
         Path calibration = out.resolve("calibration");
         Path profileDir = out.resolve("profile");
-        deleteRecursively(out);
+        Launch.deleteRecursively(out);
         Files.createDirectories(runDir);
 
         SplittableRandom random = new SplittableRandom(seed);
@@ -165,9 +167,16 @@ public final class DemoCommand implements Callable<Integer> {
         root.putObject("containment").put("checked", containment[0]).put("contained", containment[1]);
         if (regions[1] != null) {
             StragglerScore.ProcessScore detected = straggler(profile, regions[1], regions[2], rankOfDomain, info, root);
-            DemoValidation.report(profile, regions[1], regions[2], straggler, imbalance,
-                    rankOfDomain.getOrDefault(info.processes().get(detected.process()).domain(), -1),
-                    new double[] {detected.lo(), detected.hi()}, imbalancedSec, balancedSec, root);
+            DemoValidation.report(profile, regions[1], regions[2], straggler, imbalance, rankOf(info, rankOfDomain,
+                    detected.process()), new double[] {detected.lo(), detected.hi()}, imbalancedSec, balancedSec, root);
+            JsonNode injected = root.get("stragglerScore").get("freezer");
+            if (injected == null) {
+                throw new CliException("rank " + straggler + " never entered " + regions[1] + ": no straggler to compare");
+            }
+            DemoComparison.report(Baselines.derive(profile, out.resolve("baselines")), regions[1], regions[2], straggler,
+                    imbalance, p -> rankOf(info, rankOfDomain, p),
+                    new double[] {injected.get("lo").asDouble(), injected.get("hi").asDouble()},
+                    DemoValidation.median(imbalancedSec), DemoValidation.median(balancedSec), root);
         }
         if (json != null) {
             Json.write(json, root);
@@ -191,6 +200,10 @@ public final class DemoCommand implements Callable<Integer> {
             command.addAll(List.of("--rank-jvm-arg", rank + "=-Ddprof.clock.sim=" + rankSims.get(rank)));
         }
         return command;
+    }
+
+    private static int rankOf(ProfileInfo info, Map<String, Integer> rankOfDomain, int process) {
+        return rankOfDomain.getOrDefault(info.processes().get(process).domain(), -1);
     }
 
     /** The app's YAML with the calibration base added. */
@@ -263,16 +276,5 @@ public final class DemoCommand implements Callable<Integer> {
         s.put("quality", r.quality());
         s.put("assumption", r.assumption());
         return detectedScore;
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

@@ -59,4 +59,16 @@ final class Launch {
             throw new CliException("cannot start " + what + ": " + e.getMessage());
         }
     }
+
+    /** Deletes a folder and everything in it; nothing when it does not exist. */
+    static void deleteRecursively(Path dir) throws java.io.IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
 }

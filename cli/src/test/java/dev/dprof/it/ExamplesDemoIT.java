@@ -71,5 +71,39 @@ class ExamplesDemoIT {
         JsonNode error = root.get("predictionError");
         assertTrue(0 <= error.get("lo").asDouble() && error.get("lo").asDouble() <= error.get("hi").asDouble(), context);
         assertTrue(root.get("pipelinePredictionError").get("hi").asDouble() >= 0, context);
+        for (String method : new String[] {"freezer", "lr", "ch"}) {
+            assertTrue(root.get("fastSends").has(method), context);
+        }
+        assertTrue(score.has("lr") && score.has("ch") && whatif.has("lr") && whatif.has("ch"), context);
+
+        // The analyses from the command line, on the demo's profile.
+        Path profile = tmp.resolve("demo").resolve("profile");
+        JsonNode sweep = analyze(tmp, profile, "whatif", "--region", "kmeans.assign[" + straggler + "]", "--sweep",
+                "--from", "kmeans.assign", "--to", "kmeans.barrier", "--json");
+        assertEquals(11, sweep.get("predictions").size(), sweep::toPrettyString);
+        double previous = 0;
+        for (JsonNode p : sweep.get("predictions")) {
+            assertTrue(p.get("lo").asDouble() <= p.get("truth").asDouble() && p.get("truth").asDouble() <= p.get("hi")
+                    .asDouble(), sweep::toPrettyString);
+            // More speed-up never predicts less gain: the replay is monotone in the cut.
+            assertTrue(p.get("lo").asDouble() >= previous - 1e-12, sweep::toPrettyString);
+            previous = p.get("lo").asDouble();
+        }
+        JsonNode path = analyze(tmp, profile, "critical-path", "--json");
+        assertTrue(path.get("lengthNsLo").asDouble() <= path.get("lengthNsTruth").asDouble()
+                && path.get("lengthNsTruth").asDouble() <= path.get("lengthNsHi").asDouble(), path::toPrettyString);
+        JsonNode quality = analyze(tmp, profile, "sync-quality", "--json");
+        assertEquals(3, quality.get("methods").size(), quality::toPrettyString);
+        assertEquals(0, quality.get("methods").get(0).get("inversions").asInt(), quality::toPrettyString);
+    }
+
+    private static JsonNode analyze(Path tmp, Path profile, Object... args) throws Exception {
+        Object[] all = new Object[args.length + 2];
+        all[0] = "analyze";
+        all[1] = profile;
+        System.arraycopy(args, 0, all, 2, args.length);
+        Output out = ForkedJvm.dprof(tmp, all).run();
+        assertEquals(0, out.exitCode(), out::toString);
+        return new ObjectMapper().readTree(String.join("\n", out.stdout()));
     }
 }

@@ -1,0 +1,38 @@
+package dev.dprof.consolidator.sync;
+
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One run under every synchronization: the FreeZer profile and its point re-timings, side by side. */
+public final class Baselines {
+    private Baselines() {
+    }
+
+    /** {@code freezer} first, then each {@link SyncMethod}'s profile, written under {@code dir}. */
+    public static Map<String, Profile> derive(Profile freezer, Path dir) throws ProfileException, IOException {
+        Map<String, Profile> all = new LinkedHashMap<>();
+        all.put("freezer", freezer);
+        for (SyncMethod m : SyncMethod.values()) {
+            Path out = dir.resolve(m.label());
+            PointSync.derive(freezer, m, out);
+            all.put(m.label(), Profile.open(out));
+        }
+        return all;
+    }
+
+    /** {@link SyncQuality} of each, against the minimum latency of the FreeZer profile's run. */
+    public static List<SyncQuality.Figures> quality(Map<String, Profile> profiles) throws ProfileException {
+        long lambda = SyncQuality.minimumLatencyTicks(profiles.get("freezer"));
+        List<SyncQuality.Figures> figures = new ArrayList<>();
+        for (Map.Entry<String, Profile> p : profiles.entrySet()) {
+            figures.add(SyncQuality.measure(p.getValue(), p.getKey(), lambda));
+        }
+        return figures;
+    }
+}
