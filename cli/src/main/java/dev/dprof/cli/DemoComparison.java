@@ -25,14 +25,17 @@ final class DemoComparison {
      * @param rankOf       a process index's rank
      * @param freezerScore FreeZer's straggler score of the straggler, [lo, hi]
      */
-    static void report(Map<String, Profile> profiles, String body, String barrier, int straggler, double imbalance,
+    static void report(Baselines.Derived derived, String body, String barrier, int straggler, double imbalance,
                        ToIntFunction<Integer> rankOf, double[] freezerScore, double imbalancedSec, double balancedSec,
                        ObjectNode root) throws ProfileException {
+        Map<String, Profile> profiles = derived.profiles();
         List<SyncQuality.Figures> quality = Baselines.quality(profiles);
         System.out.printf(Locale.ROOT, "%nsynchronizations on this run (the paper's Tables 2–5; FreeZer as [lo, hi], "
                 + "the others are points)%n");
         SyncQualityCommand.print(quality, SyncQuality.minimumLatencyTicks(profiles.get("freezer")) * 1e9
                 / profiles.get("freezer").info().referenceTickHz(), profiles.get("freezer").info().truth(), System.out);
+        SyncQualityCommand.printClc(derived.clc(), System.out);
+        SyncQualityCommand.clcJson(root.putObject("clc"), derived.clc());
         ObjectNode fast = root.putObject("fastSends");
         quality.forEach(f -> fast.put(f.method(), f.fastSendsPercent()));
 

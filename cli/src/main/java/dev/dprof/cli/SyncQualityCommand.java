@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.sync.Baselines;
+import dev.dprof.consolidator.sync.IntervalDeviation;
+import dev.dprof.consolidator.sync.PointSync;
 import dev.dprof.consolidator.sync.SyncQuality;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -36,13 +38,17 @@ final class SyncQualityCommand implements Callable<Integer> {
         }
         Path scratch = Files.createTempDirectory("dprof-sync-");
         try {
-            List<SyncQuality.Figures> figures = Baselines.quality(Baselines.derive(freezer, scratch));
+            Baselines.Derived derived = Baselines.derive(freezer, scratch);
+            List<SyncQuality.Figures> figures = Baselines.quality(derived.profiles());
             long lambda = SyncQuality.minimumLatencyTicks(freezer);
             double lambdaNs = lambda * 1e9 / freezer.info().referenceTickHz();
             if (json) {
-                System.out.println(Json.MAPPER.writeValueAsString(toJson(figures, lambdaNs)));
+                ObjectNode root = toJson(figures, lambdaNs);
+                clcJson(root.putObject("clc"), derived.clc());
+                System.out.println(Json.MAPPER.writeValueAsString(root));
             } else {
                 print(figures, lambdaNs, freezer.info().truth(), System.out);
+                printClc(derived.clc(), System.out);
             }
         } catch (ProfileException e) {
             throw new CliException(e.getMessage());
@@ -62,6 +68,40 @@ final class SyncQualityCommand implements Callable<Integer> {
                     f.reversed(), f.inversions(), f.barrierInversions(), f.errorMeanNs() == null ? ""
                             : String.format(Locale.ROOT, " %15.3f %9.3f %9.3f", f.errorMeanNs() / 1e3,
                             f.errorP99Ns() / 1e3, f.errorMaxNs() / 1e3));
+        }
+    }
+
+    /** Becker §6.2: what the controlled logical clock did to process-local timings. */
+    static void printClc(PointSync.Correction clc, PrintStream out) {
+        IntervalDeviation d = clc.deviation();
+        out.printf(Locale.ROOT, "clc: minimum latency %.3f µs within a process, %.3f µs between; over %d local intervals "
+                        + "the event position moved by at most %.4f%% (%.3f µs), the event distance by %.4f%% on average "
+                        + "(Σ|Δt|/Σt)%n", clc.minimumLatencyWithinNs() / 1e3, clc.minimumLatencyBetweenNs() / 1e3,
+                d.intervals(), 100 * d.positionMaxRelative(), d.positionMaxAbsoluteTicks() * 1e6
+                        / clc.info().referenceTickHz(), 100 * d.distanceWeightedMean());
+        StringBuilder line = new StringBuilder("clc: intervals (share of time) whose length changed by more than");
+        for (int i = 0; i < d.thresholds().length; i++) {
+            line.append(String.format(Locale.ROOT, " %s%%: %.2f%% (%.2f%%)%s", trim(100 * d.thresholds()[i]),
+                    100 * d.intervalsAbove()[i], 100 * d.timeAbove()[i], i + 1 < d.thresholds().length ? "," : ""));
+        }
+        out.println(line);
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    static void clcJson(ObjectNode n, PointSync.Correction clc) {
+        IntervalDeviation d = clc.deviation();
+        n.put("minimumLatencyWithinNs", clc.minimumLatencyWithinNs())
+                .put("minimumLatencyBetweenNs", clc.minimumLatencyBetweenNs()).put("intervals", d.intervals())
+                .put("positionMaxRelative", d.positionMaxRelative())
+                .put("positionMaxAbsoluteNs", d.positionMaxAbsoluteTicks() * 1e9 / clc.info().referenceTickHz())
+                .put("distanceWeightedMean", d.distanceWeightedMean());
+        ArrayNode above = n.putArray("distanceAbove");
+        for (int i = 0; i < d.thresholds().length; i++) {
+            above.addObject().put("threshold", d.thresholds()[i]).put("intervals", d.intervalsAbove()[i])
+                    .put("time", d.timeAbove()[i]);
         }
     }
 

@@ -14,16 +14,25 @@ public final class Baselines {
     private Baselines() {
     }
 
+    /** The run under every method, and what the controlled logical clock did to local timings. */
+    public record Derived(Map<String, Profile> profiles, PointSync.Correction clc) {
+    }
+
     /** {@code freezer} first, then each {@link SyncMethod}'s profile, written under {@code dir}. */
-    public static Map<String, Profile> derive(Profile freezer, Path dir) throws ProfileException, IOException {
+    public static Derived derive(Profile freezer, Path dir) throws ProfileException, IOException {
         Map<String, Profile> all = new LinkedHashMap<>();
         all.put("freezer", freezer);
+        PointSync.Correction clc = null;
         for (SyncMethod m : SyncMethod.values()) {
             Path out = dir.resolve(m.label());
-            PointSync.derive(freezer, m, out);
+            if (m == SyncMethod.CLC) {
+                clc = PointSync.correct(freezer, out);
+            } else {
+                PointSync.derive(freezer, m, out);
+            }
             all.put(m.label(), Profile.open(out));
         }
-        return all;
+        return new Derived(all, clc);
     }
 
     /** {@link SyncQuality} of each, against the minimum latency of the FreeZer profile's run. */

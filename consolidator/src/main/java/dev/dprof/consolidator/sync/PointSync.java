@@ -36,13 +36,47 @@ public final class PointSync {
     private PointSync() {
     }
 
+    /** Stamps each event of a profile, met in its causal order, with a point on the reference. */
+    interface Retiming {
+        long point(ProfileEvent e, int process) throws ProfileException;
+    }
+
     /** Writes the re-timed profile into {@code out}; returns its description. */
     public static ProfileInfo derive(Profile source, SyncMethod method, Path out) throws ProfileException, IOException {
         ProfileInfo info = source.info();
+        List<String> problems = new ArrayList<>(info.problems());
+        if (method == SyncMethod.CLC) {
+            return correct(source, out).info();
+        }
         int master = 0;
         MessagePairs pairs = MessagePairs.read(source, master);
-        List<String> problems = new ArrayList<>(info.problems());
         LinearClock[] clocks = clocks(info, pairs, method, master, problems);
+        double[] slopes = new double[clocks.length];
+        for (int p = 0; p < clocks.length; p++) {
+            slopes[p] = clocks[p].slope();
+        }
+        return write(source, method, (e, p) -> Math.round(clocks[p].apply(e.tick)), slopes, problems, out);
+    }
+
+    /** The controlled logical clock's profile, and what the correction did to local timings. */
+    public record Correction(ProfileInfo info, IntervalDeviation deviation, double minimumLatencyWithinNs,
+                             double minimumLatencyBetweenNs) {
+    }
+
+    /** {@link SyncMethod#CLC} into {@code out}. */
+    public static Correction correct(Profile source, Path out) throws ProfileException, IOException {
+        ControlledLogicalClock clc = ControlledLogicalClock.prepare(source);
+        ProfileInfo info = write(source, SyncMethod.CLC, clc.retiming(), clc.slopes(),
+                new ArrayList<>(source.info().problems()), out);
+        double nsPerTick = 1e9 / info.referenceTickHz();
+        return new Correction(info, clc.deviation(), clc.minimumLatencies()[0] * nsPerTick,
+                clc.minimumLatencies()[1] * nsPerTick);
+    }
+
+    /** The source's events in its order, each re-stamped; {@code slopes}: each process's ticks to reference ticks. */
+    static ProfileInfo write(Profile source, SyncMethod method, Retiming retiming, double[] slopes, List<String> problems,
+                             Path out) throws ProfileException, IOException {
+        ProfileInfo info = source.info();
         Files.createDirectories(out);
         long events = 0;
         try (ProfileEventsReader reader = source.events();
@@ -51,7 +85,7 @@ public final class PointSync {
             info.streams().forEach(s -> processOf[s.index()] = s.process());
             ProfileEvent e = new ProfileEvent();
             while (reader.next(e)) {
-                long point = Math.round(clocks[processOf[e.stream]].apply(e.tick));
+                long point = retiming.point(e, processOf[e.stream]);
                 e.tick = point;
                 e.lo = point;
                 e.hi = point;
@@ -63,16 +97,13 @@ public final class PointSync {
         }
         List<ProfileInfo.Process> processes = new ArrayList<>();
         for (ProfileInfo.Process p : info.processes()) {
-            double slope = clocks[p.index()].slope();
             processes.add(new ProfileInfo.Process(p.index(), p.host(), p.pid(), p.domain(), "POINT",
-                    info.referenceTickHz(), p.probeCostTicks() * slope, p.simulatedClock(), p.lostEvents(), p.ended(),
-                    "1/1", "1/1", 1, 1, p.instances()));
+                    info.referenceTickHz(), p.probeCostTicks() * slopes[p.index()], p.simulatedClock(), p.lostEvents(),
+                    p.ended(), "1/1", "1/1", 1, 1, p.instances()));
         }
-        ProfileInfo derived = new ProfileInfo(ProfileInfo.FORMAT_VERSION, method.label(),
-                "point timestamps: each clock taken as linear in the master's, fitted to in-run messages ("
-                        + method.label() + "); no bound", info.referenceDomain(), info.referenceTickHz(), info.window(),
-                info.truth(), processes, info.streams(), info.regions(), info.messages(), events,
-                info.causalityConflicts(), 0, problems);
+        ProfileInfo derived = new ProfileInfo(ProfileInfo.FORMAT_VERSION, method.label(), method.assumption(),
+                info.referenceDomain(), info.referenceTickHz(), info.window(), info.truth(), processes, info.streams(),
+                info.regions(), info.messages(), events, info.causalityConflicts(), 0, problems);
         Profile.writeInfo(out, derived);
         return derived;
     }

@@ -3,10 +3,10 @@ package dev.dprof.consolidator.sync;
 import java.util.Locale;
 
 /**
- * Point synchronizations from in-run send→receive pairs, as the DProf paper compares FreeZer with
- * them (§3.5, after Duda et al. 1987): each process's clock is taken to be linear in the master's,
- * and the line is fitted to the messages between neighbours of a spanning tree of the message
- * graph, rooted at the master.
+ * Point synchronizations the DProf paper and Becker et al. compare FreeZer with. The regressions
+ * (§3.5, after Duda et al. 1987) take each process's clock to be linear in the master's and fit the
+ * line to the messages between neighbours of a spanning tree of the message graph, rooted at the
+ * master; the controlled logical clock corrects what the messages prove wrong.
  */
 public enum SyncMethod {
     /**
@@ -18,9 +18,26 @@ public enum SyncMethod {
      * Convex hull: the same points split by direction bound the line from above and below; the map
      * is the line through the middle of the corridor between the two hulls (at the ends of the data).
      */
-    CH;
+    CH,
+    /**
+     * The controlled logical clock (Rabenseifner; Becker et al. §3–§4): clocks pre-synchronized by
+     * linear offset interpolation between the run's start and end, then every receive (and barrier
+     * exit) moved forward to at least its send (last enter) plus the minimum latency, the jump
+     * amortized forward and backward ({@link ControlledLogicalClock}).
+     */
+    CLC;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** What its timestamps rest on, in words, for every output. */
+    public String assumption() {
+        return switch (this) {
+            case LR, CH -> "point timestamps: each clock taken as linear in the master's, fitted to in-run messages ("
+                    + label() + "); no bound";
+            case CLC -> "point timestamps: clocks interpolated linearly between their offsets at the run's start and "
+                    + "end, then corrected by the controlled logical clock (γ 0.99, amortization 2%); no bound";
+        };
     }
 }
