@@ -165,17 +165,8 @@ public final class Consolidator {
             phases.accept("open streams");
             CausalMerge merge = new CausalMerge(causal, streams);
             long written;
-            long[] origin = {Long.MIN_VALUE};
             try (ProfileEventsWriter writer = new ProfileEventsWriter(options.out().resolve(Profile.EVENTS), truth)) {
-                written = merge.run(e -> {
-                    if (origin[0] == Long.MIN_VALUE) {
-                        origin[0] = e.lo;
-                    }
-                    writer.write(e);
-                    if ((writer.events() & 0xFFFF) == 0) {
-                        progress.accept(writer.events());
-                    }
-                });
+                written = merge.run(writer, progress);
             }
             progress.accept(written);
             phases.accept("pass 2: read, convert, merge, write events.bin");
@@ -189,7 +180,7 @@ public final class Consolidator {
             int unused = constrained == null ? 0 : constrained.unused();
             ProfileInfo info = new ProfileInfo(ProfileInfo.FORMAT_VERSION, options.sync().name().toLowerCase(),
                     calibration == null ? "none: one clock domain, raw ticks" : calibration.drift().describe(),
-                    reference, referenceHz, window(options.windowSeconds(), origin[0], referenceHz), truth,
+                    reference, referenceHz, window(options.windowSeconds(), merge.firstLo(), referenceHz), truth,
                     processInfos, streamInfos, regions,
                     new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
