@@ -69,8 +69,9 @@ final class CausalMerge {
             headLo[leaf] = Long.MAX_VALUE;
             headHi[leaf] = Long.MAX_VALUE;
             if (!s.advance()) {
-                s.close();
-            } else if (blocked(s)) {
+                continue;
+            }
+            if (blocked(s)) {
                 park(s.waitsFor(), leaf);
             } else {
                 setHead(leaf);
@@ -114,7 +115,6 @@ final class CausalMerge {
                 }
             }
             if (!s.advance()) {
-                s.close();
                 setAbsent(leaf);
             } else if (blocked(s)) {
                 park(s.waitsFor(), leaf);
