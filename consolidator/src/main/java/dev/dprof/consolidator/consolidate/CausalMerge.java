@@ -69,9 +69,8 @@ final class CausalMerge {
             headLo[leaf] = Long.MAX_VALUE;
             headHi[leaf] = Long.MAX_VALUE;
             if (!s.advance()) {
-                continue;
-            }
-            if (blocked(s)) {
+                s.close();
+            } else if (blocked(s)) {
                 park(s.waitsFor(), leaf);
             } else {
                 setHead(leaf);
@@ -115,6 +114,7 @@ final class CausalMerge {
                 }
             }
             if (!s.advance()) {
+                s.close();
                 setAbsent(leaf);
             } else if (blocked(s)) {
                 park(s.waitsFor(), leaf);

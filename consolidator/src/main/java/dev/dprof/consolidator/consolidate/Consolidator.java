@@ -36,9 +36,8 @@ import org.apache.commons.numbers.fraction.BigFraction;
  * <li>{@link RunInventory}: headers, regions, threads and communication events of every queue.</li>
  * <li>{@link CausalIndex}: sends matched with receives, barrier exits with their enters.</li>
  * <li>The calibration, tightened by the matched messages ({@link MessageConstraints}).</li>
- * <li>One {@link ThreadStream} per thread, its batches read, decoded and converted in bulk on a second
- * thread ({@link BatchPrefetcher}, a few batches per thread ahead), merged by {@link CausalMerge}
- * into {@code events.bin}; {@code profile.json} last.</li>
+ * <li>One {@link ThreadStream} per thread (its own tailer, one batch in memory, ticks converted in
+ * bulk), merged by {@link CausalMerge} into {@code events.bin}; {@code profile.json} last.</li>
  * </ol>
  * Memory is bounded by threads and messages, never by the number of region events.
  */
@@ -144,27 +143,23 @@ public final class Consolidator {
         List<ProfileInfo.Stream> streamInfos = new ArrayList<>();
         List<ProfileInfo.Process> processInfos = new ArrayList<>();
         List<ProcessQueue> open = new ArrayList<>();
-        List<BatchSource> sources = new ArrayList<>();
+        List<ThreadStream> streams = new ArrayList<>();
         boolean truth = referenceTruth != null
                 && inventory.processes().stream().allMatch(p -> p.header().simulatedClock().isPresent());
-        BatchPrefetcher prefetcher = null;
         try {
             for (RunInventory.Process p : inventory.processes()) {
                 int[] map = regionMap(p, regionIndex, regions);
                 ProcessQueue queue = ProcessQueue.open(p.dir());
                 open.add(queue);
                 for (long thread : p.threads()) {
-                    streamInfos.add(new ProfileInfo.Stream(streamInfos.size(), p.index(), thread, p.threadName(thread)));
-                    sources.add(new BatchSource(queue, thread,
-                            calibration == null ? null : conversion.forDomain(calibration, p.header().domainId()), map));
+                    int stream = streamInfos.size();
+                    streamInfos.add(new ProfileInfo.Stream(stream, p.index(), thread, p.threadName(thread)));
+                    streams.add(new ThreadStream(stream, p.index(), queue.batches(thread),
+                            calibration == null ? null : conversion.forDomain(calibration, p.header().domainId()),
+                            truth ? referenceTruth : null, map, causal.dependencies(p.index(), thread),
+                            causal.signals(p.index(), thread)));
                 }
                 processInfos.add(processInfo(p, calibration));
-            }
-            prefetcher = new BatchPrefetcher(sources);
-            List<ThreadStream> streams = new ArrayList<>();
-            for (ProfileInfo.Stream s : streamInfos) {
-                streams.add(new ThreadStream(s.index(), prefetcher, truth ? referenceTruth : null,
-                        causal.dependencies(s.process(), s.thread()), causal.signals(s.process(), s.thread())));
             }
             Files.createDirectories(options.out());
             phases.accept("open streams");
@@ -197,9 +192,6 @@ public final class Consolidator {
         } catch (ReadException | CalibrationException | FormatException e) {
             throw new ConsolidationException(e.getMessage());
         } finally {
-            if (prefetcher != null) {
-                prefetcher.close();
-            }
             open.forEach(ProcessQueue::close);
         }
     }

@@ -1,35 +1,54 @@
 package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.clock.SimulatedClock;
+import dev.dprof.consolidator.read.BatchCursor;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
+import java.util.Arrays;
 
 /**
  * One thread's events in its own order, a batch at a time, with every tick already converted to
- * a reference interval — the input of the k-way merge. The batches come decoded from the
- * {@link BatchPrefetcher}; a stream holds a few at most, so the merge's memory is bounded by the
- * number of threads, not by the length of the trace.
+ * a reference interval — the input of the k-way merge. Holds at most one batch, so the merge's
+ * memory is bounded by the number of threads, not by the length of the trace.
  */
 final class ThreadStream {
     final int stream;
-    private final BatchPrefetcher prefetcher;
+    final int process;
+    private final BatchCursor cursor;
+    private final TickBounds bounds;
     private final SimulatedClock referenceTruth;
+    private final int[] regionIndex;
     private final int[] waitFor;
     private final int[] signal;
-    private DecodedBatch batch;
+    private int communicationOrdinal;
+
+    private int size;
     private int position;
+    private EventKind[] kind = new EventKind[256];
+    private int[] region = new int[256];
+    private long[] tick = new long[256];
+    private long[] real = new long[256];
+    private long[] a = new long[256];
+    private long[] b = new long[256];
+    private long[] lo = new long[256];
+    private long[] hi = new long[256];
+    private int[] comm = new int[256];
+    private long unbounded;
 
     /**
-     * @param stream         the stream's index, also its index in the prefetcher
-     * @param referenceTruth the reference's simulated clock, to compute truth from real ticks; or null
-     * @param waitFor        what each communication event waits for, by ordinal
-     * @param signal         what each communication event signals, by ordinal
+     * @param bounds          the thread's domain to reference; null when not converting ({@code --sync none})
+     * @param referenceTruth  the reference's simulated clock, to compute truth from real ticks; or null
+     * @param regionIndex     the process's region ids mapped to global region indexes
      */
-    ThreadStream(int stream, BatchPrefetcher prefetcher, SimulatedClock referenceTruth, int[] waitFor, int[] signal) {
+    ThreadStream(int stream, int process, BatchCursor cursor, TickBounds bounds, SimulatedClock referenceTruth,
+                 int[] regionIndex, int[] waitFor, int[] signal) {
         this.stream = stream;
-        this.prefetcher = prefetcher;
+        this.process = process;
+        this.cursor = cursor;
+        this.bounds = bounds;
         this.referenceTruth = referenceTruth;
+        this.regionIndex = regionIndex;
         this.waitFor = waitFor;
         this.signal = signal;
     }
@@ -41,64 +60,114 @@ final class ThreadStream {
     /** Moves to the next event; false when the thread has none left. */
     boolean advance() throws FormatException {
         position++;
-        while (batch == null || position >= batch.size) {
-            if (batch != null && batch.end) {
-                if (batch.failure != null) {
-                    throw batch.failure;
-                }
+        while (position >= size) {
+            if (!cursor.next()) {
                 return false;
             }
-            batch = prefetcher.next(stream, batch);
-            position = 0;
+            load(cursor.events());
         }
-        headLo = batch.lo[position];
-        headHi = batch.hi[position];
+        headLo = lo[position];
+        headHi = hi[position];
         return true;
     }
 
+    private void load(EventBatchReader events) throws FormatException {
+        int n = events.count();
+        if (kind.length < n) {
+            int c = Math.max(n, kind.length * 2);
+            kind = Arrays.copyOf(kind, c);
+            region = Arrays.copyOf(region, c);
+            tick = Arrays.copyOf(tick, c);
+            real = Arrays.copyOf(real, c);
+            a = Arrays.copyOf(a, c);
+            b = Arrays.copyOf(b, c);
+            lo = Arrays.copyOf(lo, c);
+            hi = Arrays.copyOf(hi, c);
+            comm = Arrays.copyOf(comm, c);
+        }
+        int i = 0;
+        boolean sorted = true;
+        while (events.next()) {
+            kind[i] = events.kind;
+            region[i] = events.region < regionIndex.length ? regionIndex[events.region] : -1;
+            tick[i] = events.tick;
+            real[i] = events.truth;
+            a[i] = events.a;
+            b[i] = events.b;
+            switch (events.kind) {
+                case SEND, RECEIVE, BARRIER_ENTER, BARRIER_EXIT -> comm[i] = communicationOrdinal++;
+                default -> comm[i] = -1;
+            }
+            sorted &= i == 0 || tick[i] >= tick[i - 1];
+            i++;
+        }
+        size = i;
+        position = 0;
+        if (bounds == null) {
+            System.arraycopy(tick, 0, lo, 0, size);
+            System.arraycopy(tick, 0, hi, 0, size);
+        } else {
+            bounds.convert(tick, size, sorted, lo, hi);
+        }
+        for (int k = 0; k < size; k++) {
+            if (lo[k] == Long.MIN_VALUE) {
+                unbounded++;
+            }
+        }
+    }
+
     EventKind kind() {
-        return batch.kind[position];
+        return kind[position];
     }
 
     int region() {
-        return batch.region[position];
+        return region[position];
     }
 
     long tick() {
-        return batch.tick[position];
+        return tick[position];
     }
 
     long lo() {
-        return batch.lo[position];
+        return lo[position];
     }
 
     long hi() {
-        return batch.hi[position];
+        return hi[position];
     }
 
     long a() {
-        return batch.a[position];
+        return a[position];
     }
 
     long b() {
-        return batch.b[position];
+        return b[position];
     }
 
     /** The reference reading at the real moment of the event, when simulated; else NO_TRUTH. */
     long truth(long noTruth) {
-        long r = batch.real[position];
+        long r = real[position];
         return referenceTruth == null || r == EventBatchReader.NO_TRUTH ? noTruth : referenceTruth.apply(r);
     }
 
     /** What the current event waits for (a send row, or rows + a barrier instance), or -1. */
     int waitsFor() {
-        int c = batch.comm[position];
+        int c = comm[position];
         return c < 0 || c >= waitFor.length ? CausalIndex.NO_DEPENDENCY : waitFor[c];
     }
 
     /** What the current event signals when emitted, or -1. */
     int signals() {
-        int c = batch.comm[position];
+        int c = comm[position];
         return c < 0 || c >= signal.length ? CausalIndex.NO_DEPENDENCY : signal[c];
+    }
+
+    /** Events whose tick fell where the calibration gives no bound (a contradicted stretch). */
+    long unbounded() {
+        return unbounded;
+    }
+
+    void close() {
+        cursor.close();
     }
 }
