@@ -10,6 +10,9 @@ import java.util.Arrays;
  * <p>Reused by its owner ({@link #clear()}) so that encoding allocates nothing in steady state.
  */
 public final class ByteSink {
+    /** The longest varint: 64 bits in groups of 7. */
+    public static final int MAX_VARINT_BYTES = 10;
+
     private byte[] bytes;
     private int size;
 
@@ -35,12 +38,36 @@ public final class ByteSink {
     }
 
     public void writeByte(int b) {
-        ensure(1);
-        bytes[size++] = (byte) b;
+        reserve(1);
+        putByte(b);
     }
 
     public void writeVarLong(long v) {
-        ensure(10);
+        reserve(MAX_VARINT_BYTES);
+        putVarLong(v);
+    }
+
+    public void writeSignedVarLong(long v) {
+        writeVarLong((v << 1) ^ (v >> 63));
+    }
+
+    /**
+     * Makes room for {@code more} bytes, so that a record of bounded size can be written with the
+     * unchecked {@code put} methods below: one capacity check per record instead of one per field.
+     */
+    public void reserve(int more) {
+        if (size + more > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+        }
+    }
+
+    /** {@link #writeByte} without the capacity check: only within what {@link #reserve} made room for. */
+    public void putByte(int b) {
+        bytes[size++] = (byte) b;
+    }
+
+    /** {@link #writeVarLong} without the capacity check (at most {@value #MAX_VARINT_BYTES} bytes). */
+    public void putVarLong(long v) {
         while ((v & ~0x7FL) != 0) {
             bytes[size++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
@@ -48,12 +75,13 @@ public final class ByteSink {
         bytes[size++] = (byte) v;
     }
 
-    public void writeSignedVarLong(long v) {
-        writeVarLong((v << 1) ^ (v >> 63));
+    /** {@link #writeSignedVarLong} without the capacity check. */
+    public void putSignedVarLong(long v) {
+        putVarLong((v << 1) ^ (v >> 63));
     }
 
     public void writeFixedLong(long v) {
-        ensure(8);
+        reserve(8);
         for (int i = 0; i < 8; i++) {
             bytes[size++] = (byte) (v >>> (8 * i));
         }
@@ -70,14 +98,9 @@ public final class ByteSink {
     public void writeString(String s) {
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         writeVarLong(utf8.length);
-        ensure(utf8.length);
+        reserve(utf8.length);
         System.arraycopy(utf8, 0, bytes, size, utf8.length);
         size += utf8.length;
     }
 
-    private void ensure(int more) {
-        if (size + more > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
-        }
-    }
 }

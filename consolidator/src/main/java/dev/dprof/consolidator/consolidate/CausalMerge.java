@@ -2,141 +2,175 @@ package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.format.FormatException;
 import dev.dprof.format.profile.ProfileEvent;
+import dev.dprof.format.profile.ProfileEventsWriter;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * Merges the thread streams into one global order that respects program order (each stream is
  * consumed in order), message causality (a receive only after its send) and barriers (an exit
  * only after every enter of its instance) — DProf §4.5. Among the events free to go, the one
- * whose interval starts first goes next. Intervals are never changed to achieve the order.
+ * whose interval starts first goes next (ties: the narrower, then the lower stream index).
+ * Intervals are never changed to achieve the order.
  *
  * <p>A stream whose head must wait is parked under what it waits for and put back when that is
  * emitted. Sound data always leave an event free to go (the real order is one); should
  * inconsistent data (a key reused within one thread, say) leave none, the earliest parked event
  * goes anyway and is counted as a causality conflict.
+ *
+ * <p>Implementation notes: the free streams are the leaves of a tournament tree (inner nodes
+ * keep the winner of their two children, the root the overall winner), one leaf per stream for
+ * the whole merge. A parked or finished stream is a leaf holding {@link #ABSENT}, which loses to
+ * every real head. Emitting the winner and advancing its stream replays one leaf-to-root path:
+ * ⌈log₂ k⌉ comparisons of primitive keys ({@code long[]} head bounds, {@code int[]} tie breaks,
+ * indexed by leaf), against about twice as many for a binary heap's sift-down; a released stream
+ * replays its own path the same way. The hot loop allocates nothing; what parking needs (maps,
+ * lists, boxing) sits in separate methods that run only for communication events, so the loop
+ * stays small enough for C2 to inline.
  */
 final class CausalMerge {
-    /** Receives merged events. */
-    interface Sink {
-        void accept(ProfileEvent event) throws java.io.IOException;
-    }
+    /** The tie-break of a leaf without a head: loses to every stream index. */
+    private static final int ABSENT = Integer.MAX_VALUE;
 
-    private final CausalIndex index;
-    /** The streams free to go: a binary min-heap on (lo, hi, stream) of their heads. */
-    private ThreadStream[] heap = new ThreadStream[16];
-    private int size;
-    private final List<ThreadStream> released = new ArrayList<>();
-    private final Map<Integer, List<ThreadStream>> parked = new HashMap<>();
+    private final ThreadStream[] streams;
+    /** Per leaf: the head's bounds and tie-break ({@code stream}, or {@link #ABSENT}). */
+    private final long[] headLo;
+    private final long[] headHi;
+    private final int[] tie;
+    /** The tournament: {@code tree[n]} the winning leaf below node n; root 1, leaf i at node k + i. */
+    private final int[] tree;
+    private final Map<Integer, List<Integer>> parked = new HashMap<>();
     private final boolean[] sent;
     private final int[] entersMissing;
-    private final ProfileEvent event = new ProfileEvent();
     private long conflicts;
     private long unbounded;
     private long emitted;
+    private long firstLo = Long.MIN_VALUE;
 
     CausalMerge(CausalIndex index, List<ThreadStream> streams) throws FormatException {
-        this.index = index;
+        this.streams = streams.toArray(new ThreadStream[0]);
+        int k = this.streams.length;
+        this.headLo = new long[k];
+        this.headHi = new long[k];
+        this.tie = new int[k];
+        this.tree = new int[2 * k];
         this.sent = new boolean[index.rows()];
         this.entersMissing = new int[index.barrierInstanceCount()];
         for (int i = 0; i < entersMissing.length; i++) {
             entersMissing[i] = index.barrierEnters(i);
         }
-        for (ThreadStream s : streams) {
-            if (s.advance()) {
-                offer(s);
-            } else {
+        for (int leaf = 0; leaf < k; leaf++) {
+            ThreadStream s = this.streams[leaf];
+            tie[leaf] = ABSENT;
+            headLo[leaf] = Long.MAX_VALUE;
+            headHi[leaf] = Long.MAX_VALUE;
+            if (!s.advance()) {
                 s.close();
+            } else if (blocked(s)) {
+                park(s.waitsFor(), leaf);
+            } else {
+                setHead(leaf);
             }
         }
+        build();
     }
 
     /**
-     * Emits every event in order; returns how many. The stream on top is emitted and advanced in
-     * place (one sift down), the usual case; streams its event released join afterwards.
+     * Emits every event in order to {@code writer}; returns how many.
+     *
+     * @param progress told the number of events written so far, every 65 536 events
      */
-    long run(Sink sink) throws FormatException, java.io.IOException {
+    long run(ProfileEventsWriter writer, LongConsumer progress) throws FormatException, IOException {
+        if (streams.length == 0) {
+            return 0;
+        }
         while (true) {
-            if (size == 0) {
-                ThreadStream s = forceOneParked();
-                if (s == null) {
+            int leaf = tree[1];
+            if (tie[leaf] == ABSENT) {
+                leaf = forceOneParked();
+                if (leaf < 0) {
                     return emitted;
                 }
-                emit(s, sink);
-                if (s.advance()) {
-                    offer(s);
-                } else {
-                    s.close();
-                }
+            }
+            ThreadStream s = streams[leaf];
+            int signal = s.signals();
+            if (signal != CausalIndex.NO_DEPENDENCY) {
+                signal(signal);
+            }
+            if (s.lo() == Long.MIN_VALUE || s.hi() == Long.MAX_VALUE) {
+                unbounded++;
             } else {
-                ThreadStream s = heap[0];
-                emit(s, sink);
-                if (!s.advance()) {
-                    removeTop();
-                    s.close();
-                } else if (blocked(s)) {
-                    removeTop();
-                    park(s);
-                } else {
-                    siftDown(0);
+                if (emitted == 0) {
+                    firstLo = s.lo();
+                }
+                writer.write(s.stream, s.kind(), s.region(), s.tick(), s.lo(), s.hi(), s.truth(ProfileEvent.NO_TRUTH),
+                        s.a(), s.b());
+                if ((++emitted & 0xFFFF) == 0) {
+                    progress.accept(emitted);
                 }
             }
-            for (int i = 0; i < released.size(); i++) {
-                push(released.get(i));
+            if (!s.advance()) {
+                s.close();
+                setAbsent(leaf);
+            } else if (blocked(s)) {
+                park(s.waitsFor(), leaf);
+                setAbsent(leaf);
+            } else {
+                setHead(leaf);
             }
-            released.clear();
+            replay(leaf);
         }
     }
 
-    private static boolean before(ThreadStream a, ThreadStream b) {
-        return a.headLo < b.headLo || a.headLo == b.headLo
-                && (a.headHi < b.headHi || a.headHi == b.headHi && a.stream < b.stream);
+    /** The lower bound of the first event written, or {@code Long.MIN_VALUE} if none was. */
+    long firstLo() {
+        return firstLo;
     }
 
-    private void push(ThreadStream s) {
-        if (size == heap.length) {
-            heap = java.util.Arrays.copyOf(heap, size * 2);
-        }
-        int i = size++;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (!before(s, heap[parent])) {
-                break;
-            }
-            heap[i] = heap[parent];
-            i = parent;
-        }
-        heap[i] = s;
+    private boolean before(int a, int b) {
+        long la = headLo[a];
+        long lb = headLo[b];
+        return la < lb || la == lb && (headHi[a] < headHi[b] || headHi[a] == headHi[b] && tie[a] < tie[b]);
     }
 
-    private void removeTop() {
-        ThreadStream last = heap[--size];
-        heap[size] = null;
-        if (size > 0) {
-            heap[0] = last;
-            siftDown(0);
+    private void setHead(int leaf) {
+        ThreadStream s = streams[leaf];
+        headLo[leaf] = s.headLo;
+        headHi[leaf] = s.headHi;
+        tie[leaf] = s.stream;
+    }
+
+    private void setAbsent(int leaf) {
+        headLo[leaf] = Long.MAX_VALUE;
+        headHi[leaf] = Long.MAX_VALUE;
+        tie[leaf] = ABSENT;
+    }
+
+    /** Replays the matches on the path from {@code leaf} to the root after its head changed. */
+    private void replay(int leaf) {
+        int k = streams.length;
+        for (int node = (k + leaf) >>> 1; node > 0; node >>>= 1) {
+            int left = tree[2 * node];
+            int right = tree[2 * node + 1];
+            tree[node] = before(right, left) ? right : left;
         }
     }
 
-    private void siftDown(int i) {
-        ThreadStream s = heap[i];
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= size) {
-                break;
-            }
-            if (child + 1 < size && before(heap[child + 1], heap[child])) {
-                child++;
-            }
-            if (!before(heap[child], s)) {
-                break;
-            }
-            heap[i] = heap[child];
-            i = child;
+    /** Plays every match bottom-up. */
+    private void build() {
+        int k = streams.length;
+        for (int leaf = 0; leaf < k; leaf++) {
+            tree[k + leaf] = leaf;
         }
-        heap[i] = s;
+        for (int node = k - 1; node > 0; node--) {
+            int left = tree[2 * node];
+            int right = tree[2 * node + 1];
+            tree[node] = before(right, left) ? right : left;
+        }
     }
 
     private boolean blocked(ThreadStream s) {
@@ -144,72 +178,50 @@ final class CausalMerge {
         return waits != CausalIndex.NO_DEPENDENCY && !satisfied(waits);
     }
 
-    private void park(ThreadStream s) {
-        parked.computeIfAbsent(s.waitsFor(), k -> new ArrayList<>()).add(s);
-    }
-
-    private void offer(ThreadStream s) {
-        if (blocked(s)) {
-            park(s);
-        } else {
-            push(s);
-        }
-    }
-
     private boolean satisfied(int token) {
         return token < sent.length ? sent[token] : entersMissing[token - sent.length] <= 0;
     }
 
-    private void emit(ThreadStream s, Sink sink) throws java.io.IOException {
-        int signal = s.signals();
-        if (signal != CausalIndex.NO_DEPENDENCY) {
-            if (signal < sent.length) {
-                sent[signal] = true;
-            } else {
-                entersMissing[signal - sent.length]--;
-            }
-            if (satisfied(signal)) {
-                List<ThreadStream> waiting = parked.remove(signal);
-                if (waiting != null) {
-                    released.addAll(waiting);
-                }
-            }
-        }
-        if (s.lo() == Long.MIN_VALUE || s.hi() == Long.MAX_VALUE) {
-            unbounded++;
-            return;
-        }
-        event.stream = s.stream;
-        event.kind = s.kind();
-        event.region = s.region();
-        event.tick = s.tick();
-        event.lo = s.lo();
-        event.hi = s.hi();
-        event.truth = s.truth(ProfileEvent.NO_TRUTH);
-        event.a = s.a();
-        event.b = s.b();
-        sink.accept(event);
-        emitted++;
+    private void park(int token, int leaf) {
+        parked.computeIfAbsent(token, t -> new ArrayList<>()).add(leaf);
     }
 
-    /** With nothing free to go, releases the parked stream whose head starts first. */
-    private ThreadStream forceOneParked() {
-        ThreadStream best = null;
-        int bestKey = 0;
-        for (Map.Entry<Integer, List<ThreadStream>> e : parked.entrySet()) {
-            for (ThreadStream s : e.getValue()) {
-                if (best == null || s.lo() < best.lo()) {
-                    best = s;
-                    bestKey = e.getKey();
+    /** Notes that {@code token} was emitted, and frees the streams that waited only for it. */
+    private void signal(int token) throws FormatException {
+        if (token < sent.length) {
+            sent[token] = true;
+        } else {
+            entersMissing[token - sent.length]--;
+        }
+        if (satisfied(token)) {
+            List<Integer> waiting = parked.remove(token);
+            if (waiting != null) {
+                for (int leaf : waiting) {
+                    setHead(leaf);
+                    replay(leaf);
                 }
             }
         }
-        if (best != null) {
+    }
+
+    /** With nothing free to go, takes the parked stream whose head starts first; -1 if none. */
+    private int forceOneParked() {
+        int best = -1;
+        int bestToken = 0;
+        for (Map.Entry<Integer, List<Integer>> e : parked.entrySet()) {
+            for (int leaf : e.getValue()) {
+                if (best < 0 || streams[leaf].lo() < streams[best].lo()) {
+                    best = leaf;
+                    bestToken = e.getKey();
+                }
+            }
+        }
+        if (best >= 0) {
             conflicts++;
-            List<ThreadStream> list = parked.get(bestKey);
-            list.remove(best);
+            List<Integer> list = parked.get(bestToken);
+            list.remove(Integer.valueOf(best));
             if (list.isEmpty()) {
-                parked.remove(bestKey);
+                parked.remove(bestToken);
             }
         }
         return best;

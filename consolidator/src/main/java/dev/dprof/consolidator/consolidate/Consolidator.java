@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.apache.commons.numbers.fraction.BigFraction;
 
@@ -63,11 +64,16 @@ public final class Consolidator {
      * @param progress told the number of events written so far, now and then
      */
     public static ProfileInfo run(Options options, LongConsumer progress) throws ConsolidationException, IOException {
-        return run(options, progress, (calibration, domain) -> TickBounds.sound(calibration.converter(domain)));
+        return run(options, progress, (calibration, domain) -> TickBounds.sound(calibration.converter(domain)),
+                phase -> { });
     }
 
-    /** The same with another conversion of ticks (the seam for other synchronization methods). */
-    static ProfileInfo run(Options options, LongConsumer progress, TickBounds.Factory conversion)
+    /**
+     * The same with another conversion of ticks (the seam for other synchronization methods).
+     *
+     * @param phases told the name of each phase as it ends (for the benchmark's breakdown)
+     */
+    static ProfileInfo run(Options options, LongConsumer progress, TickBounds.Factory conversion, Consumer<String> phases)
             throws ConsolidationException, IOException {
         List<Path> queues;
         RunInventory inventory;
@@ -77,6 +83,7 @@ public final class Consolidator {
         } catch (ReadException e) {
             throw new ConsolidationException(e.getMessage());
         }
+        phases.accept("pass 1: inventory of every queue");
         List<String> problems = new ArrayList<>(inventory.problems());
         for (RunInventory.Process p : inventory.processes()) {
             if (p.end().isEmpty()) {
@@ -85,6 +92,7 @@ public final class Consolidator {
             }
         }
         CausalIndex causal = new CausalIndex(inventory);
+        phases.accept("causal index");
 
         Set<String> domains = new LinkedHashSet<>();
         inventory.processes().forEach(p -> domains.add(p.header().domainId()));
@@ -104,6 +112,7 @@ public final class Consolidator {
             referenceTruth = first.header().simulatedClock().orElse(null);
         } else {
             calibration = loadCalibration(options, queues);
+            phases.accept("calibration");
             for (RunInventory.Process p : inventory.processes()) {
                 if (calibration.conversion(p.header().domainId()).isEmpty()) {
                     throw new ConsolidationException("process " + p.label() + " (" + p.dir() + "): its clock domain "
@@ -121,6 +130,7 @@ public final class Consolidator {
                 throw new ConsolidationException(e.getMessage());
             }
             calibration = constrained.calibration();
+            phases.accept("conversions and message constraints");
             reference = calibration.reference();
             DomainCalibration ref = calibration.domains().stream().filter(DomainCalibration::isReference)
                     .findFirst().orElseThrow();
@@ -152,21 +162,14 @@ public final class Consolidator {
                 processInfos.add(processInfo(p, calibration));
             }
             Files.createDirectories(options.out());
+            phases.accept("open streams");
             CausalMerge merge = new CausalMerge(causal, streams);
             long written;
-            long[] origin = {Long.MIN_VALUE};
             try (ProfileEventsWriter writer = new ProfileEventsWriter(options.out().resolve(Profile.EVENTS), truth)) {
-                written = merge.run(e -> {
-                    if (origin[0] == Long.MIN_VALUE) {
-                        origin[0] = e.lo;
-                    }
-                    writer.write(e);
-                    if ((writer.events() & 0xFFFF) == 0) {
-                        progress.accept(writer.events());
-                    }
-                });
+                written = merge.run(writer, progress);
             }
             progress.accept(written);
+            phases.accept("pass 2: read, convert, merge, write events.bin");
             if (merge.unbounded() > 0) {
                 problems.add(merge.unbounded() + " events fell where the data contradict the drift assumption;"
                         + " they have no sound bound and are left out");
@@ -177,13 +180,14 @@ public final class Consolidator {
             int unused = constrained == null ? 0 : constrained.unused();
             ProfileInfo info = new ProfileInfo(ProfileInfo.FORMAT_VERSION, options.sync().name().toLowerCase(),
                     calibration == null ? "none: one clock domain, raw ticks" : calibration.drift().describe(),
-                    reference, referenceHz, window(options.windowSeconds(), origin[0], referenceHz), truth,
+                    reference, referenceHz, window(options.windowSeconds(), merge.firstLo(), referenceHz), truth,
                     processInfos, streamInfos, regions,
                     new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
                             unused, causal.barrierInstanceCount()),
                     written, merge.conflicts(), merge.unbounded(), problems);
             Profile.writeInfo(options.out(), info);
+            phases.accept("profile.json");
             return info;
         } catch (ReadException | CalibrationException | FormatException e) {
             throw new ConsolidationException(e.getMessage());

@@ -44,11 +44,13 @@ public final class ConversionVariants {
             default -> throw new IllegalArgumentException("mode sound|point, not " + mode);
         };
         PHASES.clear();
-        long t = cpu();
-        long written = Consolidator.run(new Consolidator.Options(List.of(runs), List.of(calibrationDir), out,
-                Consolidator.Sync.FREEZER, DriftModels.parse(drift), Optional.empty()), n -> { }, conversion).events();
-        PHASES.put("consolidation (" + mode + ")", cpu() - t);
-        return written;
+        long[] last = {cpu()};
+        return Consolidator.run(new Consolidator.Options(List.of(runs), List.of(calibrationDir), out,
+                Consolidator.Sync.FREEZER, DriftModels.parse(drift), Optional.empty()), n -> { }, conversion, phase -> {
+                    long now = cpu();
+                    PHASES.merge(phase, now - last[0], Long::sum);
+                    last[0] = now;
+                }).events();
     }
 
     private static long cpu() {

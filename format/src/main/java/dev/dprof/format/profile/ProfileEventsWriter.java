@@ -1,6 +1,7 @@
 package dev.dprof.format.profile;
 
 import dev.dprof.format.ByteSink;
+import dev.dprof.format.EventKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,10 +20,12 @@ import java.nio.file.StandardOpenOption;
 public final class ProfileEventsWriter implements AutoCloseable {
     public static final byte[] MAGIC = "DPROFEV1\n".getBytes(StandardCharsets.US_ASCII);
     static final int BLOCK_BYTES = 1 << 16;
+    /** The longest event: one byte for the kind, seven varints. */
+    static final int MAX_EVENT_BYTES = 1 + 7 * ByteSink.MAX_VARINT_BYTES;
 
     private final FileChannel channel;
     private final boolean withTruth;
-    private final ByteSink block = new ByteSink(BLOCK_BYTES + 128);
+    private final ByteSink block = new ByteSink(BLOCK_BYTES + MAX_EVENT_BYTES);
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
     private long[] lastTick = new long[64];
     private boolean[] seen = new boolean[64];
@@ -37,28 +40,41 @@ public final class ProfileEventsWriter implements AutoCloseable {
     }
 
     public void write(ProfileEvent e) throws IOException {
-        if (e.stream >= seen.length) {
-            int size = Math.max(e.stream + 1, seen.length * 2);
+        write(e.stream, e.kind, e.region, e.tick, e.lo, e.hi, e.truth, e.a, e.b);
+    }
+
+    /**
+     * Appends one event (the fields of {@link ProfileEvent}).
+     *
+     * <p>Implementation notes: the consolidator calls this once per event, so it reserves the
+     * longest encoding once ({@link #MAX_EVENT_BYTES}) and then writes unchecked, and takes
+     * primitives rather than a filled-in {@link ProfileEvent}.
+     */
+    public void write(int stream, EventKind kind, int region, long tick, long lo, long hi, long truth, long a, long b)
+            throws IOException {
+        if (stream >= seen.length) {
+            int size = Math.max(stream + 1, seen.length * 2);
             seen = java.util.Arrays.copyOf(seen, size);
             lastTick = java.util.Arrays.copyOf(lastTick, size);
         }
-        block.writeVarLong(e.stream);
-        block.writeByte(e.kind.code);
-        block.writeVarLong(e.region + 1L);
-        block.writeSignedVarLong(seen[e.stream] ? e.tick - lastTick[e.stream] : e.tick);
-        seen[e.stream] = true;
-        lastTick[e.stream] = e.tick;
-        block.writeSignedVarLong(e.lo - lastLo);
-        lastLo = e.lo;
-        block.writeVarLong(e.hi - e.lo);
+        block.reserve(MAX_EVENT_BYTES);
+        block.putVarLong(stream);
+        block.putByte(kind.code);
+        block.putVarLong(region + 1L);
+        block.putSignedVarLong(seen[stream] ? tick - lastTick[stream] : tick);
+        seen[stream] = true;
+        lastTick[stream] = tick;
+        block.putSignedVarLong(lo - lastLo);
+        lastLo = lo;
+        block.putVarLong(hi - lo);
         if (withTruth) {
-            block.writeSignedVarLong(e.truth - e.lo);
+            block.putSignedVarLong(truth - lo);
         }
-        if (e.kind.payloadCount > 0) {
-            block.writeSignedVarLong(e.a);
+        if (kind.payloadCount > 0) {
+            block.putSignedVarLong(a);
         }
-        if (e.kind.payloadCount > 1) {
-            block.writeSignedVarLong(e.b);
+        if (kind.payloadCount > 1) {
+            block.putSignedVarLong(b);
         }
         events++;
         if (block.size() >= BLOCK_BYTES) {
