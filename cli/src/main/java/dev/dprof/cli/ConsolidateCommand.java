@@ -36,9 +36,9 @@ public final class ConsolidateCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--sync", defaultValue = "freezer", paramLabel = "METHOD",
-            description = "freezer (sound intervals), lr or ch (point timestamps fitted to the run's messages, "
-                    + "Duda's regression and convex hull; the events are ordered by freezer first) or none (one clock "
-                    + "domain only); default ${DEFAULT-VALUE}")
+            description = "freezer (sound intervals); lr, ch or clc (point timestamps: Duda's regression and "
+                    + "convex hull fitted to the run's messages, or the controlled logical clock; the events are ordered "
+                    + "by freezer first); or none (one clock domain only); default ${DEFAULT-VALUE}")
     String sync;
 
     @Option(names = "--drift", defaultValue = "bounded:1", paramLabel = "MODEL",
@@ -58,14 +58,14 @@ public final class ConsolidateCommand implements Callable<Integer> {
         SyncMethod point = null;
         try {
             String name = sync.toUpperCase(Locale.ROOT);
-            if (name.equals("LR") || name.equals("CH")) {
+            if (name.equals("LR") || name.equals("CH") || name.equals("CLC")) {
                 point = SyncMethod.valueOf(name);
                 method = Consolidator.Sync.FREEZER;
             } else {
                 method = Consolidator.Sync.valueOf(name);
             }
         } catch (IllegalArgumentException e) {
-            throw new CliException("--sync: unknown method '" + sync + "' (expected freezer, lr, ch or none)");
+            throw new CliException("--sync: unknown method '" + sync + "' (expected freezer, lr, ch, clc or none)");
         }
         Path ordered = point == null ? out : out.resolveSibling(out.getFileName() + ".freezer");
         Consolidator.Options options;
@@ -91,8 +91,8 @@ public final class ConsolidateCommand implements Callable<Integer> {
             } catch (ProfileException e) {
                 throw new CliException(e.getMessage());
             }
-            System.out.printf(Locale.ROOT, "%s: point timestamps from the run's messages; the FreeZer profile that "
-                    + "ordered the events is in %s%n", point.label(), ordered);
+            System.out.printf(Locale.ROOT, "%s: %s; the FreeZer profile that ordered the events is in %s%n",
+                    point.label(), point.assumption(), ordered);
         }
         System.out.printf(Locale.ROOT, "%d events of %d processes, %d threads → %s%n", info.events(),
                 info.processes().size(), info.streams().size(), out);

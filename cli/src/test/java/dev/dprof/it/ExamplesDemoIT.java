@@ -71,10 +71,10 @@ class ExamplesDemoIT {
         JsonNode error = root.get("predictionError");
         assertTrue(0 <= error.get("lo").asDouble() && error.get("lo").asDouble() <= error.get("hi").asDouble(), context);
         assertTrue(root.get("pipelinePredictionError").get("hi").asDouble() >= 0, context);
-        for (String method : new String[] {"freezer", "lr", "ch"}) {
+        for (String method : new String[] {"freezer", "lr", "ch", "clc"}) {
             assertTrue(root.get("fastSends").has(method), context);
         }
-        assertTrue(score.has("lr") && score.has("ch") && whatif.has("lr") && whatif.has("ch"), context);
+        assertTrue(score.has("lr") && score.has("ch") && score.has("clc") && whatif.has("clc"), context);
 
         // The analyses from the command line, on the demo's profile.
         Path profile = tmp.resolve("demo").resolve("profile");
@@ -93,7 +93,7 @@ class ExamplesDemoIT {
         assertTrue(path.get("lengthNsLo").asDouble() <= path.get("lengthNsTruth").asDouble()
                 && path.get("lengthNsTruth").asDouble() <= path.get("lengthNsHi").asDouble(), path::toPrettyString);
         JsonNode quality = analyze(tmp, profile, "sync-quality", "--json");
-        assertEquals(3, quality.get("methods").size(), quality::toPrettyString);
+        assertEquals(4, quality.get("methods").size(), quality::toPrettyString);
         assertEquals(0, quality.get("methods").get(0).get("inversions").asInt(), quality::toPrettyString);
     }
 
