@@ -178,8 +178,8 @@ public final class CalibrationNode implements AutoCloseable {
     /**
      * The first or the last epoch of a run. The mean-frequency bound, which assumes nothing about
      * drift, is set by exactly those two zeros ((w_first + w_last)/span, DProf Alg. 3), so they get
-     * more round trips: at least {@link #EDGE_BURST_FACTOR} bursts, and more until one round trip
-     * comes within {@link #EDGE_TARGET} of the link's best so far (or the budget is spent): at the
+     * more round trips: {@link #EDGE_BURST_FACTOR} bursts, and more until one round trip comes within
+     * {@link #EDGE_TARGET} of the link's best so far — all but the first burst within a budget: at the
      * start the other JVMs of a machine are still compiling, at the end they are all shutting
      * down, and a fixed burst then rarely catches a quiet moment.
      */
@@ -188,11 +188,13 @@ public final class CalibrationNode implements AutoCloseable {
             int epoch = nextEpoch++;
             long deadline = System.nanoTime() + EDGE_BUDGET_NANOS;
             long target = tightestWidthTicks == Long.MAX_VALUE ? 0 : (long) (tightestWidthTicks * EDGE_TARGET);
-            Burst edge = measure(epoch, EDGE_BURST_FACTOR * settings.burstSize());
+            long timeout = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis());
+            // One ordinary burst whatever it takes, so that a slow or lossy path still gets its zero;
+            // the rest of the edge only within the budget.
+            Burst edge = measure(epoch, settings.burstSize());
+            edge = edge.and(measure(epoch, (EDGE_BURST_FACTOR - 1) * settings.burstSize(), timeout, deadline));
             while (System.nanoTime() < deadline && edge.tightest().map(z -> z.widthTicks() > target).orElse(false)) {
-                Burst more = measure(epoch, settings.burstSize(), TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis()),
-                        deadline);
-                edge = edge.and(more);
+                edge = edge.and(measure(epoch, settings.burstSize(), timeout, deadline));
             }
             return record(edge);
         }

@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.calibrator.estimate.CalibrationException;
+import dev.dprof.calibrator.estimate.CalibrationReport;
 import dev.dprof.calibrator.estimate.CalibrationSet;
 import dev.dprof.calibrator.estimate.DriftModel;
 import dev.dprof.calibrator.estimate.MessageConstraints;
@@ -142,6 +143,7 @@ public final class Consolidator {
         List<ProfileInfo.Region> regions = new ArrayList<>();
         List<ProfileInfo.Stream> streamInfos = new ArrayList<>();
         List<ProfileInfo.Process> processInfos = new ArrayList<>();
+        Map<String, ProfileInfo.Calibration> calibrationSummaries = calibrationSummaries(calibration);
         List<ProcessQueue> open = new ArrayList<>();
         List<ThreadStream> streams = new ArrayList<>();
         boolean truth = referenceTruth != null
@@ -159,7 +161,7 @@ public final class Consolidator {
                             truth ? referenceTruth : null, map, causal.dependencies(p.index(), thread),
                             causal.signals(p.index(), thread)));
                 }
-                processInfos.add(processInfo(p, calibration));
+                processInfos.add(processInfo(p, calibration, calibrationSummaries));
             }
             Files.createDirectories(options.out());
             phases.accept("open streams");
@@ -228,7 +230,8 @@ public final class Consolidator {
         return map;
     }
 
-    private static ProfileInfo.Process processInfo(RunInventory.Process p, CalibrationSet calibration) {
+    private static ProfileInfo.Process processInfo(RunInventory.Process p, CalibrationSet calibration,
+                                                   Map<String, ProfileInfo.Calibration> summaries) {
         BigFraction[] slope = calibration == null ? new BigFraction[] {BigFraction.of(1), BigFraction.of(1)}
                 : calibration.slopeBounds(p.header().domainId());
         String quality = calibration == null ? "REFERENCE" : calibration.quality(p.header().domainId()).name();
@@ -239,7 +242,19 @@ public final class Consolidator {
                 slope == null ? null : slope[0].getNumerator() + "/" + slope[0].getDenominator(),
                 slope == null ? null : slope[1].getNumerator() + "/" + slope[1].getDenominator(),
                 slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue(),
-                fixedInstances(p));
+                fixedInstances(p), summaries.get(p.header().domainId()));
+    }
+
+    /** Each calibrated domain in three figures, for profile.json. */
+    private static Map<String, ProfileInfo.Calibration> calibrationSummaries(CalibrationSet calibration) {
+        Map<String, ProfileInfo.Calibration> summaries = new java.util.HashMap<>();
+        if (calibration != null) {
+            for (CalibrationReport.Domain d : CalibrationReport.of(calibration)) {
+                summaries.put(d.domain(), new ProfileInfo.Calibration(d.zeros(), d.medianZeroWidthNs(),
+                        d.frequencyWidthPpm()));
+            }
+        }
+        return summaries;
     }
 
     private static Map<String, Long> fixedInstances(RunInventory.Process p) {

@@ -24,16 +24,25 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
     /**
      * One process: its clock domain, how well that domain is calibrated, and its rate bounds.
      *
-     * @param instances the dynamic instance id of each region whose id the process fixed at start
-     *                  (YAML {@code instance: {property: …}}, the paper's rank-specific region), by name
+     * @param instances   the dynamic instance id of each region whose id the process fixed at start
+     *                    (YAML {@code instance: {property: …}}, the paper's rank-specific region), by name
+     * @param calibration what the domain's calibration rests on, or null (reference, or none)
      */
     public record Process(int index, String host, long pid, String domain, String quality, double nominalTickHz,
                           double probeCostTicks, String simulatedClock, long lostEvents, boolean ended,
                           String slopeLow, String slopeHigh, double slopeLowApprox, double slopeHighApprox,
-                          Map<String, Long> instances) {
+                          Map<String, Long> instances, Calibration calibration) {
         public Process {
             instances = instances == null ? Map.of() : Map.copyOf(instances);
         }
+    }
+
+    /**
+     * A domain's calibration in three figures (see {@code dprof calibration show}).
+     *
+     * @param frequencyWidthPpm the mean-frequency bound's width, {@code (F_hi − F_lo)/F × 10⁶}, NaN without one
+     */
+    public record Calibration(int zeros, double medianZeroWidthNs, double frequencyWidthPpm) {
     }
 
     /** One thread. */

@@ -99,7 +99,7 @@ public final class PointSync {
         for (ProfileInfo.Process p : info.processes()) {
             processes.add(new ProfileInfo.Process(p.index(), p.host(), p.pid(), p.domain(), "POINT",
                     info.referenceTickHz(), p.probeCostTicks() * slopes[p.index()], p.simulatedClock(), p.lostEvents(),
-                    p.ended(), "1/1", "1/1", 1, 1, p.instances()));
+                    p.ended(), "1/1", "1/1", 1, 1, p.instances(), p.calibration()));
         }
         ProfileInfo derived = new ProfileInfo(ProfileInfo.FORMAT_VERSION, method.label(), method.assumption(),
                 info.referenceDomain(), info.referenceTickHz(), info.window(), info.truth(), processes, info.streams(),

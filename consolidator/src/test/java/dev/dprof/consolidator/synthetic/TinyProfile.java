@@ -38,7 +38,7 @@ public final class TinyProfile {
         int index = processes.size();
         instances.add(new java.util.TreeMap<>());
         processes.add(new ProfileInfo.Process(index, "host" + index, 100 + index, "tsc@boot" + index, quality, 2e9,
-                probeCostTicks, null, 0, true, slopeLow, slopeHigh, Double.NaN, Double.NaN, null));
+                probeCostTicks, null, 0, true, slopeLow, slopeHigh, Double.NaN, Double.NaN, null, null));
         return index;
     }
 
@@ -103,7 +103,7 @@ public final class TinyProfile {
                 window, truth, processes.stream().map(p -> new ProfileInfo.Process(p.index(), p.host(), p.pid(),
                         p.domain(), p.quality(), p.nominalTickHz(), p.probeCostTicks(), p.simulatedClock(),
                         p.lostEvents(), p.ended(), p.slopeLow(), p.slopeHigh(), p.slopeLowApprox(),
-                        p.slopeHighApprox(), instances.get(p.index()))).toList(), streams, regions, new ProfileInfo.Messages(0, 0, 0, 0, 0, 0, 0),
+                        p.slopeHighApprox(), instances.get(p.index()), null)).toList(), streams, regions, new ProfileInfo.Messages(0, 0, 0, 0, 0, 0, 0),
                 events.size(), 0, 0, List.of()));
         return Profile.open(dir);
     }

@@ -39,12 +39,7 @@ public final class WhatIf {
     /** The speedup of cutting {@code region} (or {@code region[instance]}) by each of {@code fractions}. */
     public static Result predict(Profile profile, String region, List<Double> fractions, String from, String to)
             throws ProfileException {
-        ProfileInfo info = profile.info();
-        List<Cut> cuts = new ArrayList<>();
-        for (double f : fractions) {
-            cuts.add(CausalAnalysis.cut(info, region, f));
-        }
-        return run(profile, cuts, from, to, LatencyFloors.measure(profile));
+        return curves(profile, List.of(region), fractions, from, to);
     }
 
     /** Every region and dynamic instance cut by {@code fraction}, the largest sure gain first. */
@@ -55,6 +50,22 @@ public final class WhatIf {
         ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
         return new Result(r.from(), r.to(), r.spanNsLo(), r.spanNsHi(), r.spanNsTruth(), ranked, r.quality(),
                 r.assumption(), r.referenceTickHz());
+    }
+
+    /**
+     * The Coz curves of several regions at once (one replay): each of {@code regions}
+     * ({@code name} or {@code name[instance]}) cut by each of {@code fractions}, in that order.
+     */
+    public static Result curves(Profile profile, List<String> regions, List<Double> fractions, String from, String to)
+            throws ProfileException {
+        ProfileInfo info = profile.info();
+        List<Cut> cuts = new ArrayList<>();
+        for (String region : regions) {
+            for (double f : fractions) {
+                cuts.add(CausalAnalysis.cut(info, region, f));
+            }
+        }
+        return run(profile, cuts, from, to, LatencyFloors.measure(profile));
     }
 
     private static Result run(Profile profile, List<Cut> cuts, String from, String to, LatencyFloors floors)

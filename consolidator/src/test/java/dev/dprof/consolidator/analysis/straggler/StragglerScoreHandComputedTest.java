@@ -67,8 +67,8 @@ class StragglerScoreHandComputedTest {
             }
         }
         List<ProfileInfo.Process> processes = List.of(
-                new ProfileInfo.Process(0, "a", 1, "dom-a", "BOUNDED", 1e9, 20, null, 0, true, "1/1", "1/1", 1, 1, null),
-                new ProfileInfo.Process(1, "b", 2, "dom-b", "BOUNDED", 1e9, 20, null, 0, true, "1/1", "1/1", 1, 1, null));
+                new ProfileInfo.Process(0, "a", 1, "dom-a", "BOUNDED", 1e9, 20, null, 0, true, "1/1", "1/1", 1, 1, null, null),
+                new ProfileInfo.Process(1, "b", 2, "dom-b", "BOUNDED", 1e9, 20, null, 0, true, "1/1", "1/1", 1, 1, null, null));
         ProfileInfo info = new ProfileInfo(ProfileInfo.FORMAT_VERSION, "freezer", "by hand", "dom-a", 1e9, window, true,
                 processes, List.of(new ProfileInfo.Stream(0, 0, 10, "t0"), new ProfileInfo.Stream(1, 1, 10, "t1")),
                 List.of(new ProfileInfo.Region(BODY, "body", "plain"), new ProfileInfo.Region(BARRIER, "barrier", "barrier")),
