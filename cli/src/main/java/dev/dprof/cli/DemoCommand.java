@@ -16,6 +16,7 @@ import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.sync.Baselines;
+import dev.dprof.report.html.ReportData;
 import dev.dprof.format.calibration.CalibrationFile;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
@@ -181,6 +182,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (json != null) {
             Json.write(json, root);
         }
+        ReportCommand.write(profile, new ReportData.Options(regions[1], regions[2], regions[1], regions[2], 6, 2000, 2000,
+                true), out.resolve("report.html"), out.resolve("report.json"));
         return 0;
     }
 

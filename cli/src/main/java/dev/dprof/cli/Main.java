@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 @Command(name = "dprof", mixinStandardHelpOptions = true, version = "dprof 0.1.0",
         description = "Distributed JVM profiler whose results are bounds proven by clock calibration.",
         subcommands = {DemoCommand.class, StatsCommand.class, AttachCommand.class, CalibrationCommand.class,
-                CalibrateCommand.class, TestbedCommand.class, ConsolidateCommand.class, AnalyzeCommand.class})
+                CalibrateCommand.class, TestbedCommand.class, ConsolidateCommand.class, AnalyzeCommand.class,
+                ReportCommand.class})
 public final class Main {
     public static void main(String[] args) {
         System.setProperty("chronicle.analytics.disable", "true");

@@ -22,7 +22,7 @@ import java.util.SplittableRandom;
  * length (level of detail): per thread the {@code maxSpans} longest region instances, each with
  * its enter and exit intervals (the uncertainty the page shows), and at most {@code maxMessages}
  * matched messages chosen uniformly at random (reservoir sampling, fixed seed, so a report is
- * reproducible). Times are ns from the profile's first lower bound, at the reference's nominal rate.
+ * reproducible). Times are ns from the first event's lower bound, at the reference's nominal rate.
  */
 final class TimelineSample {
     /** One region instance: enter [lo, hi], exit [lo, hi] in reference ticks; depth on its thread's stack. */
@@ -69,7 +69,9 @@ final class TimelineSample {
                 if (e.lo == Long.MIN_VALUE || e.hi == Long.MAX_VALUE) {
                     continue;
                 }
-                origin = Math.min(origin, e.lo);
+                if (origin == Long.MAX_VALUE) {
+                    origin = e.lo;
+                }
                 end = Math.max(end, e.hi);
                 switch (e.kind) {
                     case ENTER, ENTER_INSTANCE, BARRIER_ENTER -> {

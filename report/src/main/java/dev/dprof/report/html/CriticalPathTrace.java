@@ -1,0 +1,129 @@
+package dev.dprof.report.html;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.dprof.consolidator.analysis.messages.MessageMatcher;
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.profile.ProfileEvent;
+import dev.dprof.format.profile.ProfileEventsReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The critical path to draw on the timeline: followed back from the last event through the
+ * predecessor that came last at every join (a matched receive: its send or its thread's previous
+ * event; a barrier exit: the instance's last enter or its thread's previous event), judged by
+ * interval midpoints. It is a picture, not a bound — which predecessor came last can be uncertain
+ * where intervals overlap; the sound statement is the per-region share ({@code CriticalPath}).
+ * Memory: one entry per join where another thread was last, as for the messages of a run.
+ */
+final class CriticalPathTrace {
+    /** At {@code time} on its thread, the path came from {@code fromStream} at {@code fromTime}. */
+    private record Hop(double time, int fromStream, double fromTime) {
+    }
+
+    private record Point(int stream, double time) {
+    }
+
+    private CriticalPathTrace() {
+    }
+
+    /** Segments {@code [stream, fromNs, toNs]} from the path's start to its end, ns from the first lower bound. */
+    static void read(Profile profile, ArrayNode into) throws ProfileException {
+        ProfileInfo info = profile.info();
+        int streams = info.streams().size();
+        double[] first = new double[streams];
+        double[] last = new double[streams];
+        boolean[] seen = new boolean[streams];
+        List<List<Hop>> hops = new ArrayList<>();
+        for (int s = 0; s < streams; s++) {
+            hops.add(new ArrayList<>());
+        }
+        MessageMatcher<Point> matcher = new MessageMatcher<>(info);
+        Map<Long, Point> lastEnter = new HashMap<>();
+        double origin = Double.NaN;
+        try (ProfileEventsReader events = profile.events()) {
+            ProfileEvent e = new ProfileEvent();
+            while (events.next(e)) {
+                int s = e.stream;
+                if (s < 0 || s >= streams || e.lo == Long.MIN_VALUE || e.hi == Long.MAX_VALUE) {
+                    continue;
+                }
+                if (Double.isNaN(origin)) {
+                    origin = e.lo;
+                }
+                double t = e.lo - origin + (e.hi - e.lo) / 2.0;
+                Point from = switch (e.kind) {
+                    case RECEIVE -> matcher.receive(e);
+                    case BARRIER_EXIT -> lastEnter.get(key(e));
+                    default -> null;
+                };
+                if (seen[s] && from != null && from.time() >= last[s] && from.time() <= t) {
+                    hops.get(s).add(new Hop(t, from.stream(), from.time()));
+                }
+                switch (e.kind) {
+                    case SEND -> matcher.send(e, new Point(s, t));
+                    case BARRIER_ENTER -> lastEnter.merge(key(e), new Point(s, t), (a, b) -> a.time() >= b.time() ? a : b);
+                    default -> {
+                    }
+                }
+                if (!seen[s]) {
+                    seen[s] = true;
+                    first[s] = t;
+                }
+                last[s] = t;
+            }
+        } catch (IOException | FormatException e) {
+            throw new ProfileException(profile.dir() + ": " + e.getMessage());
+        }
+        int stream = -1;
+        for (int s = 0; s < streams; s++) {
+            if (seen[s] && (stream < 0 || last[s] > last[stream])) {
+                stream = s;
+            }
+        }
+        double nsPerTick = 1e9 / info.referenceTickHz();
+        List<double[]> segments = new ArrayList<>();
+        double time = stream < 0 ? 0 : last[stream];
+        int budget = hops.stream().mapToInt(List::size).sum() + 1;
+        while (stream >= 0 && budget-- > 0) {
+            Hop hop = latestAtOrBefore(hops.get(stream), time);
+            double start = hop == null ? first[stream] : hop.time();
+            segments.add(new double[] {stream, start * nsPerTick, time * nsPerTick});
+            if (hop == null || hop.fromTime() >= time) {
+                break;
+            }
+            stream = hop.fromStream();
+            time = hop.fromTime();
+        }
+        for (int i = segments.size() - 1; i >= 0; i--) {
+            double[] seg = segments.get(i);
+            into.addArray().add((int) seg[0]).add(Math.round(seg[1] * 10) / 10.0).add(Math.round(seg[2] * 10) / 10.0);
+        }
+    }
+
+    private static long key(ProfileEvent e) {
+        return e.region * 0x9E3779B97F4A7C15L ^ e.a;
+    }
+
+    private static Hop latestAtOrBefore(List<Hop> hops, double time) {
+        int lo = 0;
+        int hi = hops.size() - 1;
+        Hop found = null;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (hops.get(mid).time() <= time) {
+                found = hops.get(mid);
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+}

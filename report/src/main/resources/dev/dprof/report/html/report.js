@@ -1,0 +1,303 @@
+// The dprof report: draws the sections from the JSON embedded in the page (ReportData). The
+// status element records what drew and what failed, for the headless-browser test and for users.
+(function () {
+  'use strict';
+  const status = document.getElementById('dprof-status');
+  const errors = [];
+  window.addEventListener('error', e => {
+    errors.push(String(e.message));
+    status.dataset.errors = String(errors.length);
+    status.dataset.lastError = String(e.message);
+  });
+  const data = JSON.parse(document.getElementById('dprof-data').textContent);
+  const root = document.getElementById('report');
+  const sections = [];
+  let charts = 0;
+  const palette = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7',
+    '#9c755f', '#bab0ac'];
+
+  const fmt = (v, d = 3) => v === null || v === undefined || Number.isNaN(v) ? '–' : Number(v).toFixed(d);
+  const pct = v => v === null || v === undefined ? '–' : (100 * v).toFixed(3) + '%';
+  const ms = ns => ns === null || ns === undefined ? '∞' : (ns / 1e6).toFixed(3);
+  const range = (lo, hi, f) => '[' + f(lo) + ', ' + f(hi) + ']';
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
+    children.forEach(c => e.append(c));
+    return e;
+  }
+
+  function section(id, title, note) {
+    const s = el('section', {id});
+    s.append(el('h2', {}, title));
+    if (note) {
+      s.append(el('div', {class: 'note'}, note));
+    }
+    root.append(s);
+    sections.push(id);
+    return s;
+  }
+
+  /** A table whose headers sort it: numbers numerically (by the data-sort value), text alphabetically. */
+  function table(headers, rows, sortable) {
+    const t = el('table');
+    const head = el('tr');
+    headers.forEach((h, i) => {
+      const th = el('th', sortable ? {class: 'sortable'} : {}, h);
+      if (sortable) {
+        th.addEventListener('click', () => sortBy(t, i));
+      }
+      head.append(th);
+    });
+    t.append(el('thead', {}, head));
+    const body = el('tbody');
+    rows.forEach(r => {
+      const tr = el('tr');
+      r.forEach(c => {
+        const td = el('td');
+        if (Array.isArray(c)) {
+          td.textContent = c[0];
+          td.dataset.sort = String(c[1]);
+        } else {
+          td.textContent = c;
+        }
+        tr.append(td);
+      });
+      body.append(tr);
+    });
+    t.append(body);
+    return t;
+  }
+
+  function sortBy(t, column) {
+    const body = t.tBodies[0];
+    const rows = Array.from(body.rows);
+    const key = r => r.cells[column].dataset.sort !== undefined ? Number(r.cells[column].dataset.sort)
+      : r.cells[column].textContent;
+    const descending = t.dataset.sorted === String(column) && t.dataset.order !== 'desc';
+    rows.sort((a, b) => {
+      const x = key(a), y = key(b);
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+      return descending ? -c : c;
+    });
+    t.dataset.sorted = String(column);
+    t.dataset.order = descending ? 'desc' : 'asc';
+    rows.forEach(r => body.append(r));
+  }
+
+  function chart(parent, config, height) {
+    const box = el('div', {class: 'chart', style: 'height:' + (height || 300) + 'px'});
+    const canvas = el('canvas');
+    box.append(canvas);
+    parent.append(box);
+    config.options = Object.assign({animation: false, maintainAspectRatio: false, responsive: true}, config.options);
+    new Chart(canvas, config);
+    charts++;
+  }
+
+  /** Floating bars [lo, hi] with the truth as points. */
+  function boundsChart(parent, labels, los, his, truths, axisTitle) {
+    const datasets = [{type: 'bar', label: 'bound [lo, hi]', data: labels.map((_, i) => [los[i], Math.max(his[i], los[i] + 1e-9)]),
+      backgroundColor: '#4e79a7aa', borderColor: '#4e79a7', borderWidth: 1, barPercentage: 0.6, minBarLength: 3}];
+    if (truths.some(t => t !== undefined && t !== null)) {
+      datasets.push({type: 'scatter', label: 'truth', data: truths.map((t, i) => ({x: t, y: labels[i]})),
+        backgroundColor: '#e15759', pointStyle: 'line', pointRadius: 9, borderColor: '#e15759', borderWidth: 2});
+    }
+    chart(parent, {type: 'bar', data: {labels, datasets},
+      options: {indexAxis: 'y', scales: {x: {title: {display: true, text: axisTitle}, min: 0},
+        y: {type: 'category'}}}}, 60 + 26 * labels.length);
+  }
+
+  function summary() {
+    const s = data.summary;
+    const sec = section('summary', 'Run and calibration',
+      'The bounds rest on: ' + s.assumption + '. Sync: ' + s.sync + '.');
+    sec.append(table(['', ''], [
+      ['events', s.events], ['processes', s.processes.length], ['threads', s.threads.length],
+      ['matched messages', s.matchedMessages], ['unmatched sends / receives', s.unmatchedSends + ' / ' + s.unmatchedReceives],
+      ['barrier instances', s.barrierInstances], ['events without a bound', s.unboundedEvents],
+      ['reference', s.referenceDomain], ['reference rate', (s.referenceTickHz / 1e9).toFixed(4) + ' GHz']]));
+    sec.append(table(['process', 'quality', 'zeros', 'median zero µs', 'frequency bound ppm', 'rate [lo, hi]',
+      'lost events', 'ended'], s.processes.map(p => [p.label, p.quality, p.zeros ?? '–',
+      p.medianZeroWidthNs === undefined ? '–' : fmt(p.medianZeroWidthNs / 1e3),
+      p.frequencyWidthPpm === undefined ? '–' : fmt(p.frequencyWidthPpm, 4),
+      range(p.slopeLow, p.slopeHigh, v => fmt(v, 9)), p.lostEvents, p.ended ? 'yes' : 'no']), true));
+    if (s.problems.length) {
+      sec.append(el('div', {class: 'note'}, 'Problems: ' + s.problems.join('; ')));
+    }
+  }
+
+  function statistics() {
+    const sec = section('statistics', 'Regions', 'Inclusive times, probe cost subtracted; click a header to sort.');
+    const truth = data.regions.some(r => r.truthTotalNs !== undefined);
+    const headers = ['region', 'kind', 'count', 'total ms [lo, hi]', 'mean µs [lo, hi]', 'min µs', 'max µs']
+      .concat(truth ? ['truth total ms'] : []);
+    sec.append(table(headers, data.regions.map(r => [r.name, r.kind, [r.count, r.count],
+      [range(r.totalNs.lo, r.totalNs.hi, ms), r.totalNs.lo], [range(r.meanNs.lo / 1e3, r.meanNs.hi / 1e3, v => fmt(v)), r.meanNs.lo],
+      [range(r.minNs.lo / 1e3, r.minNs.hi / 1e3, v => fmt(v)), r.minNs.lo],
+      [range(r.maxNs.lo / 1e3, r.maxNs.hi / 1e3, v => fmt(v)), r.maxNs.lo]]
+      .concat(truth ? [[ms(r.truthTotalNs), r.truthTotalNs]] : [])), true));
+  }
+
+  function straggler() {
+    if (!data.straggler) {
+      return;
+    }
+    const st = data.straggler;
+    const sec = section('straggler', 'Straggler score (dCSP)', 'Share of the span in which a process works in ' + st.body
+      + ' while every other one waits in ' + st.barrier + '.');
+    boundsChart(sec, st.processes.map(p => p.label), st.processes.map(p => p.lo), st.processes.map(p => p.hi),
+      st.processes.map(p => p.truth), 'share of the span');
+  }
+
+  function whatIf() {
+    const w = data.whatif;
+    const sec = section('whatif', 'What-if (dCOZ)', 'Predicted program speedup if a region got faster by the cut, '
+      + 'causality respected; the band is the sound [lo, hi]. Span: ' + (w.from || 'first event') + ' → '
+      + (w.to || 'last event') + '.');
+    const box = el('div', {class: 'curves'});
+    sec.append(box);
+    w.curves.forEach((c, i) => {
+      const holder = el('div');
+      box.append(holder);
+      const cuts = c.points.map(p => 100 * p.cut);
+      const datasets = [
+        {label: 'lo', data: c.points.map(p => 100 * p.lo), borderColor: palette[i % 10], pointRadius: 0, fill: false},
+        {label: 'hi', data: c.points.map(p => 100 * p.hi), borderColor: palette[i % 10], pointRadius: 0,
+          backgroundColor: palette[i % 10] + '44', fill: '-1'}];
+      if (c.points.some(p => p.truth !== undefined)) {
+        datasets.push({label: 'truth', data: c.points.map(p => 100 * p.truth), borderColor: '#e15759',
+          borderDash: [4, 3], pointRadius: 2, fill: false});
+      }
+      chart(holder, {type: 'line', data: {labels: cuts, datasets}, options: {plugins: {title: {display: true, text: c.region}},
+        scales: {x: {title: {display: true, text: 'cut %'}}, y: {title: {display: true, text: 'program speedup %'}, min: 0}}}}, 240);
+    });
+    sec.append(table(['region', 'speedup at 50% [lo, hi]', 'truth'], w.ranking.slice(0, 12)
+      .map(p => [p.region, range(p.lo, p.hi, pct), p.truth === undefined ? '–' : pct(p.truth)])));
+  }
+
+  function criticalPath() {
+    const c = data.criticalPath;
+    const sec = section('criticalPath', 'Critical path', 'Length [' + ms(c.lengthNsLo) + ', ' + ms(c.lengthNsHi)
+      + '] ms. Share of the path per region (inclusive), and the path recomputed with a region at zero time '
+      + '(critical-path zeroing). The timeline below highlights the path through the interval midpoints.');
+    const shares = c.shares.filter(s => s.hi > 0);
+    boundsChart(sec, shares.map(s => s.name), shares.map(s => s.lo), shares.map(s => s.hi), shares.map(s => s.truth),
+      'share of the critical path');
+    sec.append(table(['zeroing: region', 'path shorter by [lo, hi]', 'truth'], c.zeroing.map(z => [z.region,
+      range(z.lo, z.hi, pct), z.truth === undefined ? '–' : pct(z.truth)])));
+  }
+
+  function sync() {
+    if (!data.sync) {
+      return;
+    }
+    const sec = section('sync', 'Synchronizations side by side', 'FreeZer on interval midpoints, the others on their '
+      + 'points, all on this run: fast sends (closer than the minimum latency), reversed messages, inversions, and the '
+      + 'error against the truth where the clocks were simulated.');
+    const truth = data.sync.methods.some(m => m.errorMeanNs !== undefined);
+    sec.append(table(['method', 'messages', 'fast sends', 'reversed', 'inversions'].concat(truth
+      ? ['error mean µs', 'p99 µs', 'max µs'] : []), data.sync.methods.map(m => [m.method, m.messages,
+      fmt(m.fastSendsPercent, 2) + '%', m.reversed, m.inversions].concat(truth ? [fmt(m.errorMeanNs / 1e3),
+      fmt(m.errorP99Ns / 1e3), fmt(m.errorMaxNs / 1e3)] : []))));
+    if (data.sync.methods[0].straggler) {
+      const labels = data.sync.methods[0].straggler.map(p => p.label);
+      const datasets = data.sync.methods.map((m, i) => ({label: m.method,
+        data: m.straggler.map(p => [p.lo, Math.max(p.hi, p.lo + 1e-9)]), backgroundColor: palette[i % 10], minBarLength: 3}));
+      chart(sec, {type: 'bar', data: {labels, datasets}, options: {indexAxis: 'y',
+        plugins: {title: {display: true, text: 'straggler score by method'}}, scales: {x: {min: 0}}}},
+      80 + 30 * labels.length * datasets.length / 2);
+    }
+  }
+
+  /** Threads as rows, grouped by process; each span's certain part dark, its uncertain ends light. */
+  function timeline() {
+    const tl = data.timeline;
+    const sec = section('timeline', 'Timeline', 'Per thread the ' + tl.maxSpansPerThread + ' longest region '
+      + 'instances and ' + Math.min(tl.messages, tl.maxMessages) + ' of ' + tl.messages + ' messages (sampled; '
+      + 'level of detail for long runs). Dark: certainly inside the region; light: possibly (the intervals of its '
+      + 'enter and exit). Arrows: messages, at their midpoints. Gold: the critical path through the midpoints.');
+    const names = data.summary.regionNames;
+    const legend = el('div', {class: 'legend'});
+    names.forEach((n, i) => legend.append(el('span', {}, el('i', {style: 'background:' + palette[i % 10]}), n)));
+    sec.append(legend);
+    const rowHeight = 22;
+    const label = 190;
+    const width = 1100;
+    const threads = tl.threads;
+    const canvas = el('canvas', {id: 'timeline', width: String(width), height: String(rowHeight * threads.length + 30)});
+    sec.append(canvas);
+    const g = canvas.getContext('2d');
+    const span = Math.max(tl.spanNs, 1);
+    const x = ns => label + (width - label - 10) * ns / span;
+    const rowOf = {};
+    threads.forEach((t, i) => rowOf[t.stream] = i);
+    g.font = '11px sans-serif';
+    threads.forEach((t, i) => {
+      const y = 10 + i * rowHeight;
+      g.fillStyle = i % 2 ? '#fafafa' : '#fff';
+      g.fillRect(0, y, width, rowHeight);
+      g.fillStyle = '#333';
+      const process = data.summary.processes[t.process];
+      g.fillText((process ? process.label : t.process) + ' / ' + t.name, 4, y + 14, label - 8);
+    });
+    (data.criticalPath.trace || []).forEach(seg => {
+      const y = 10 + rowOf[seg[0]] * rowHeight;
+      g.fillStyle = '#f1ce63';
+      g.fillRect(x(seg[1]), y + 1, Math.max(1, x(seg[2]) - x(seg[1])), rowHeight - 2);
+    });
+    threads.forEach((t, i) => {
+      const y = 10 + i * rowHeight;
+      t.spans.forEach(s => {
+        const [region, depth, enterLo, enterHi, exitLo, exitHi] = s;
+        const inset = Math.min(depth, 3) * 3;
+        const color = palette[region % 10];
+        g.fillStyle = color + '55';
+        g.fillRect(x(enterLo), y + 3 + inset, Math.max(1, x(exitHi) - x(enterLo)), rowHeight - 6 - 2 * inset);
+        if (exitLo > enterHi) {
+          g.fillStyle = color;
+          g.fillRect(x(enterHi), y + 3 + inset, Math.max(1, x(exitLo) - x(enterHi)), rowHeight - 6 - 2 * inset);
+        }
+      });
+    });
+    g.strokeStyle = '#222';
+    g.lineWidth = 0.6;
+    tl.arrows.forEach(a => {
+      const [from, sendLo, sendHi, to, receiveLo, receiveHi] = a;
+      if (rowOf[from] === undefined || rowOf[to] === undefined) {
+        return;
+      }
+      const x1 = x((sendLo + sendHi) / 2), y1 = 10 + rowOf[from] * rowHeight + rowHeight / 2;
+      const x2 = x((receiveLo + receiveHi) / 2), y2 = 10 + rowOf[to] * rowHeight + rowHeight / 2;
+      g.beginPath();
+      g.moveTo(x1, y1);
+      g.lineTo(x2, y2);
+      g.stroke();
+      const angle = Math.atan2(y2 - y1, x2 - x1);
+      g.beginPath();
+      g.moveTo(x2, y2);
+      g.lineTo(x2 - 6 * Math.cos(angle - 0.4), y2 - 6 * Math.sin(angle - 0.4));
+      g.lineTo(x2 - 6 * Math.cos(angle + 0.4), y2 - 6 * Math.sin(angle + 0.4));
+      g.closePath();
+      g.fillStyle = '#222';
+      g.fill();
+    });
+    g.fillStyle = '#666';
+    g.fillText('0', label, 10 + threads.length * rowHeight + 14);
+    g.fillText((span / 1e6).toFixed(3) + ' ms', width - 80, 10 + threads.length * rowHeight + 14);
+    charts++;
+  }
+
+  [summary, statistics, straggler, whatIf, criticalPath, sync, timeline].forEach(draw => {
+    try {
+      draw();
+    } catch (e) {
+      errors.push(draw.name + ': ' + e.message);
+      status.dataset.lastError = draw.name + ': ' + e.message;
+    }
+  });
+  status.dataset.charts = String(charts);
+  status.dataset.errors = String(errors.length);
+  status.dataset.sections = sections.join(',');
+})();
