@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.causal.WhatIf;
 import dev.dprof.consolidator.analysis.straggler.StragglerScore;
@@ -30,7 +31,7 @@ final class DemoComparison {
                        ObjectNode root) throws ProfileException {
         Map<String, Profile> profiles = derived.profiles();
         List<SyncQuality.Figures> quality = Baselines.quality(profiles);
-        System.out.printf(Locale.ROOT, "%nsynchronizations on this run (the paper's Tables 2–5; FreeZer as [lo, hi], "
+        System.out.printf(Locale.ROOT, "%nsynchronizations on this run (the paper's Table 2; FreeZer on interval midpoints, "
                 + "the others are points)%n");
         SyncQualityCommand.print(quality, SyncQuality.minimumLatencyTicks(profiles.get("freezer")) * 1e9
                 / profiles.get("freezer").info().referenceTickHz(), profiles.get("freezer").info().truth(), System.out);
@@ -42,13 +43,20 @@ final class DemoComparison {
         double knownCut = (imbalance - 1) / imbalance;
         String region = body + "[" + straggler + "]";
         double freezerMid = (freezerScore[0] + freezerScore[1]) / 2;
-        System.out.printf(Locale.ROOT, "%n%-8s %-18s %-24s %-24s %-24s %-20s %-20s%n", "method", "straggler score",
-                "speedup, known cut", "speedup, own score", "speedup, FreeZer score", "error, known cut",
-                "error, own score");
         ObjectNode score = (ObjectNode) root.get("stragglerScore");
         ObjectNode whatif = (ObjectNode) root.get("whatif");
         ObjectNode withFreezerScore = whatif.putObject("withFreezerScore");
         ObjectNode errors = root.putObject("predictionErrorByMethod");
+        StringBuilder table3 = new StringBuilder();
+        StringBuilder table4 = new StringBuilder();
+        StringBuilder table5 = new StringBuilder();
+        table3.append(row("FreeZer", range(freezerScore[0], freezerScore[1])));
+        table4.append(row("FreeZer", range(whatif.get("freezer").get("lo").asDouble(),
+                whatif.get("freezer").get("hi").asDouble()), range(whatif.get("pipeline").get("lo").asDouble(),
+                whatif.get("pipeline").get("hi").asDouble()), "–"));
+        table5.append(row("FreeZer", range(root.get("predictionError").get("lo").asDouble(),
+                root.get("predictionError").get("hi").asDouble()), range(root.get("pipelinePredictionError").get("lo")
+                .asDouble(), root.get("pipelinePredictionError").get("hi").asDouble()), "–"));
         for (Map.Entry<String, Profile> p : profiles.entrySet()) {
             if (p.getKey().equals("freezer")) {
                 continue;
@@ -64,13 +72,39 @@ final class DemoComparison {
             double freezerSpeedup = predictions.get(2).lo();
             double knownError = DemoValidation.predictionError(imbalancedSec, balancedSec, known, known)[0];
             double ownError = DemoValidation.predictionError(imbalancedSec, balancedSec, ownSpeedup, ownSpeedup)[0];
-            System.out.printf(Locale.ROOT, "%-8s %-18s %-24s %-24s %-24s %-20s %-20s%n", p.getKey(), pct(own), pct(known),
-                    pct(ownSpeedup), pct(freezerSpeedup), pct(knownError), pct(ownError));
+            double freezerScoreError = DemoValidation.predictionError(imbalancedSec, balancedSec, freezerSpeedup,
+                    freezerSpeedup)[0];
+            String name = p.getKey().toUpperCase(java.util.Locale.ROOT);
+            table3.append(row(name, pct(own)));
+            table4.append(row(name, pct(known), pct(ownSpeedup), pct(freezerSpeedup)));
+            table5.append(row(name, pct(knownError), pct(ownError), pct(freezerScoreError)));
             score.put(p.getKey(), own);
             whatif.put(p.getKey(), known);
             withFreezerScore.put(p.getKey(), freezerSpeedup);
-            errors.putObject(p.getKey()).put("knownCut", knownError).put("ownScore", ownError);
+            errors.putObject(p.getKey()).put("knownCut", knownError).put("ownScore", ownError)
+                    .put("freezerScore", freezerScoreError);
         }
+        JsonNode truth = score.get("truth");
+        System.out.printf(Locale.ROOT, "%nstraggler score of rank %d (Table 3)%s%n%s", straggler,
+                truth == null ? "" : String.format(Locale.ROOT, "; truth %s", pct(truth.asDouble())), table3);
+        JsonNode whatifTruth = whatif.get("freezer").get("truth");
+        System.out.printf(Locale.ROOT, "%npredicted speedup (Table 4): %-22s %-24s %-24s%s%n%s", "known cut "
+                        + pct(knownCut), "cut by own score", "cut by FreeZer's score", whatifTruth == null ? ""
+                        : "   (known cut, truth " + pct(whatifTruth.asDouble()) + ")", table4);
+        System.out.printf(Locale.ROOT, "%nprediction error against the balanced runs (Table 5): %-22s %-24s %-24s%n%s",
+                "known cut", "own score", "FreeZer's score", table5);
+    }
+
+    private static String row(String method, String... cells) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  %-8s", method));
+        for (String c : cells) {
+            b.append(String.format(Locale.ROOT, " %-24s", c));
+        }
+        return b.append('\n').toString();
+    }
+
+    private static String range(double lo, double hi) {
+        return "[" + pct(lo) + ", " + pct(hi) + "]";
     }
 
     private static double clamp(double share) {
