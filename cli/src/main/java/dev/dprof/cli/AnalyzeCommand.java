@@ -27,8 +27,18 @@ public final class AnalyzeCommand {
     Path profile;
 
     Profile open() throws CliException {
+        return run(p -> p);
+    }
+
+    /** An analysis of the profile. */
+    interface Analysis<T> {
+        T of(Profile profile) throws ProfileException;
+    }
+
+    /** Opens the profile and runs {@code analysis} on it; a bad profile is one clear line. */
+    <T> T run(Analysis<T> analysis) throws CliException {
         try {
-            return Profile.open(profile);
+            return analysis.of(Profile.open(profile));
         } catch (ProfileException e) {
             throw new CliException(e.getMessage());
         }
@@ -52,12 +62,7 @@ public final class AnalyzeCommand {
 
         @Override
         public Integer call() throws Exception {
-            StragglerScore.Result r;
-            try {
-                r = StragglerScore.compute(parent.open(), body, barrier);
-            } catch (ProfileException e) {
-                throw new CliException(e.getMessage());
-            }
+            StragglerScore.Result r = parent.run(p -> StragglerScore.compute(p, body, barrier));
             if (json) {
                 System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
                 return 0;
@@ -118,12 +123,7 @@ public final class AnalyzeCommand {
 
         @Override
         public Integer call() throws Exception {
-            ProfileStatistics.Result r;
-            try {
-                r = ProfileStatistics.compute(parent.open());
-            } catch (ProfileException e) {
-                throw new CliException(e.getMessage());
-            }
+            ProfileStatistics.Result r = parent.run(ProfileStatistics::compute);
             if (json) {
                 System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
             } else {

@@ -3,7 +3,6 @@ package dev.dprof.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.causal.CriticalPath;
-import dev.dprof.consolidator.profile.ProfileException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,12 +22,7 @@ final class CriticalPathCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        CriticalPath.Result r;
-        try {
-            r = CriticalPath.compute(parent.open());
-        } catch (ProfileException e) {
-            throw new CliException(e.getMessage());
-        }
+        CriticalPath.Result r = parent.run(CriticalPath::compute);
         if (json) {
             System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
             return 0;

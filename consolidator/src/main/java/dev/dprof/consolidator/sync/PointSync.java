@@ -151,28 +151,22 @@ public final class PointSync {
             problems.add(String.format("ch: no line separates the messages of %s-%d and its parent by direction (%d up, "
                     + "%d down): linear regression used for it", p.host(), p.pid(), up.n, down.n));
         }
-        long count = up.n + down.n;
-        double sx = 0;
-        double sy = 0;
-        double sxx = 0;
-        double sxy = 0;
-        for (int i = 0; i < up.n; i++) {
-            double dx = up.sent[i] - x0;
-            double dy = up.received[i] - y0;
-            sx += dx;
-            sy += dy;
-            sxx += dx * dx;
-            sxy += dx * dy;
+        double[] sums = new double[4];
+        accumulate(up.sent, up.received, up.n, x0, y0, sums);
+        accumulate(down.received, down.sent, down.n, x0, y0, sums);
+        return LinearClock.leastSquares(x0, y0, (long) up.n + down.n, sums[0], sums[1], sums[2], sums[3]);
+    }
+
+    /** Adds the points {@code (xs[i], ys[i])} to the sums of dx, dy, dx², dx·dy. */
+    private static void accumulate(long[] xs, long[] ys, int n, long x0, long y0, double[] sums) {
+        for (int i = 0; i < n; i++) {
+            double dx = xs[i] - x0;
+            double dy = ys[i] - y0;
+            sums[0] += dx;
+            sums[1] += dy;
+            sums[2] += dx * dx;
+            sums[3] += dx * dy;
         }
-        for (int i = 0; i < down.n; i++) {
-            double dx = down.received[i] - x0;
-            double dy = down.sent[i] - y0;
-            sx += dx;
-            sy += dy;
-            sxx += dx * dx;
-            sxy += dx * dy;
-        }
-        return LinearClock.leastSquares(x0, y0, count, sx, sy, sxx, sxy);
     }
 
     /**

@@ -592,48 +592,38 @@ final class CausalReplay {
 
     /** {@code max t − max (t − R)} over the vertices: how much earlier the last of them happens. */
     private long[] endGain(List<Vertex> vs, int k) {
-        int n = vs.size();
-        long[] lo = new long[n];
-        long[] hi = new long[n];
-        long[] rLo = new long[n];
-        long[] rHi = new long[n];
-        for (int j = 0; j < n; j++) {
-            Vertex v = vs.get(j);
-            lo[j] = v.lo;
-            hi[j] = v.hi;
-            rLo[j] = -v.rLo[k];
-            rHi[j] = -v.rHi[k];
-        }
-        long[] a = new long[n];
-        long[] out = new long[2];
-        long[] result = new long[2];
-        JoinGain.range(lo, hi, a, rLo, n, out);
-        result[0] = out[0];
-        JoinGain.range(lo, hi, a, rHi, n, out);
-        result[1] = out[1];
-        return result;
+        return gainRange(vs, k, false);
     }
 
     /** {@code min t − min (t − R)} over the vertices: how much earlier the first of them happens. */
     private long[] startGain(List<Vertex> vs, int k) {
+        return gainRange(vs, k, true);
+    }
+
+    /**
+     * Both forms through {@link JoinGain}: the last's {@code x = t, A = 0, B = −R}; the first's, with
+     * {@code min t = −max(−t)}, {@code x = −t, A = R, B = 0}. The lower end with the reductions' lower
+     * bounds, the upper with their upper bounds (the gain grows with every reduction).
+     */
+    private static long[] gainRange(List<Vertex> vs, int k, boolean first) {
         int n = vs.size();
         long[] lo = new long[n];
         long[] hi = new long[n];
+        long[] none = new long[n];
         long[] rLo = new long[n];
         long[] rHi = new long[n];
         for (int j = 0; j < n; j++) {
             Vertex v = vs.get(j);
-            lo[j] = -v.hi;
-            hi[j] = -v.lo;
-            rLo[j] = v.rLo[k];
-            rHi[j] = v.rHi[k];
+            lo[j] = first ? -v.hi : v.lo;
+            hi[j] = first ? -v.lo : v.hi;
+            rLo[j] = first ? v.rLo[k] : -v.rLo[k];
+            rHi[j] = first ? v.rHi[k] : -v.rHi[k];
         }
-        long[] b = new long[n];
         long[] out = new long[2];
         long[] result = new long[2];
-        JoinGain.range(lo, hi, rLo, b, n, out);
+        JoinGain.range(lo, hi, first ? rLo : none, first ? none : rLo, n, out);
         result[0] = out[0];
-        JoinGain.range(lo, hi, rHi, b, n, out);
+        JoinGain.range(lo, hi, first ? rHi : none, first ? none : rHi, n, out);
         result[1] = out[1];
         return result;
     }
