@@ -83,10 +83,12 @@ public final class ReportData {
         for (ProfileInfo.Process p : info.processes()) {
             ObjectNode o = processes.addObject().put("index", p.index()).put("label", p.host() + "-" + p.pid())
                     .put("domain", p.domain()).put("quality", p.quality()).put("lostEvents", p.lostEvents())
-                    .put("ended", p.ended()).put("slopeLow", p.slopeLowApprox()).put("slopeHigh", p.slopeHighApprox());
+                    .put("ended", p.ended());
+            finite(o, "slopeLow", p.slopeLowApprox());
+            finite(o, "slopeHigh", p.slopeHighApprox());
             if (p.calibration() != null) {
-                o.put("zeros", p.calibration().zeros()).put("medianZeroWidthNs", p.calibration().medianZeroWidthNs())
-                        .put("frequencyWidthPpm", p.calibration().frequencyWidthPpm());
+                o.put("zeros", p.calibration().zeros()).put("medianZeroWidthNs", p.calibration().medianZeroWidthNs());
+                finite(o, "frequencyWidthPpm", p.calibration().frequencyWidthPpm());
             }
         }
         ArrayNode threads = n.putArray("threads");
@@ -96,6 +98,15 @@ public final class ReportData {
         info.regions().forEach(r -> regions.add(r.name()));
         ArrayNode problems = n.putArray("problems");
         info.problems().forEach(problems::add);
+    }
+
+    /** JSON has no NaN: a figure that is not a number is null. */
+    private static void finite(ObjectNode n, String name, double v) {
+        if (Double.isFinite(v)) {
+            n.put(name, v);
+        } else {
+            n.putNull(name);
+        }
     }
 
     private static ObjectNode bound(ObjectNode n, String name, Bound b, double nsPerTick) {

@@ -122,7 +122,7 @@
       'lost events', 'ended'], s.processes.map(p => [p.label, p.quality, p.zeros ?? '–',
       p.medianZeroWidthNs === undefined ? '–' : fmt(p.medianZeroWidthNs / 1e3),
       p.frequencyWidthPpm === undefined ? '–' : fmt(p.frequencyWidthPpm, 4),
-      range(p.slopeLow, p.slopeHigh, v => fmt(v, 9)), p.lostEvents, p.ended ? 'yes' : 'no']), true));
+      p.slopeLow === null ? '–' : range(p.slopeLow, p.slopeHigh, v => fmt(v, 9)), p.lostEvents, p.ended ? 'yes' : 'no']), true));
     if (s.problems.length) {
       sec.append(el('div', {class: 'note'}, 'Problems: ' + s.problems.join('; ')));
     }
