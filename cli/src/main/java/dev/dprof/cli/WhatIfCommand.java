@@ -40,6 +40,10 @@ final class WhatIfCommand implements Callable<Integer> {
             description = "the span ends at each thread's last exit of this region (default: its last event)")
     String to;
 
+    @Option(names = "--latency", paramLabel = "REGION",
+            description = "also the latency speedup of this region's instances, taken as transactions (Coz)")
+    String latency;
+
     @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "regions listed without --region")
     int top;
 
@@ -62,8 +66,8 @@ final class WhatIfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (sweep && region == null) {
-            throw new CliException("--sweep needs --region");
+        if ((sweep || latency != null) && region == null) {
+            throw new CliException((sweep ? "--sweep" : "--latency") + " needs --region");
         }
         WhatIf.Result r;
         try {
@@ -78,7 +82,7 @@ final class WhatIfCommand implements Callable<Integer> {
                 } else {
                     fractions.add(speedup);
                 }
-                r = WhatIf.predict(parent.open(), region, fractions, from, to);
+                r = WhatIf.predict(parent.open(), region, fractions, from, to, latency);
             }
         } catch (ProfileException | IllegalArgumentException e) {
             throw new CliException(e.getMessage());
@@ -103,6 +107,12 @@ final class WhatIfCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "    progress point %-21s throughput [%7.3f%%, %7.3f%%]%s (%d visits)%n",
                         s.point(), 100 * s.lo(), 100 * s.hi(), s.truth() == null ? ""
                                 : String.format(Locale.ROOT, " truth %.3f%%", 100 * s.truth()), s.visits());
+            }
+            if (p.latency() != null) {
+                WhatIf.LatencySpeedup l = p.latency();
+                System.out.printf(Locale.ROOT, "    latency of %-25s [%7.3f%%, %7.3f%%]%s (%d instances)%n", l.region(),
+                        100 * l.lo(), 100 * l.hi(), l.truth() == null ? ""
+                                : String.format(Locale.ROOT, " truth %.3f%%", 100 * l.truth()), l.instances());
             }
         }
         return 0;
@@ -133,6 +143,13 @@ final class WhatIfCommand implements Callable<Integer> {
                         .put("lo", s.lo()).put("hi", s.hi());
                 if (s.truth() != null) {
                     q.put("truth", s.truth());
+                }
+            }
+            if (p.latency() != null) {
+                ObjectNode l = n.putObject("latency").put("region", p.latency().region())
+                        .put("instances", p.latency().instances()).put("lo", p.latency().lo()).put("hi", p.latency().hi());
+                if (p.latency().truth() != null) {
+                    l.put("truth", p.latency().truth());
                 }
             }
         }

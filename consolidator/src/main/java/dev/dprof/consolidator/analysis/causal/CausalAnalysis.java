@@ -24,9 +24,15 @@ final class CausalAnalysis {
 
     static Replays replay(Profile profile, List<Cut> cuts, int from, int to, LatencyFloors floors)
             throws ProfileException {
-        CausalReplay.Result bounds = CausalReplay.run(profile, cuts, from, to, CausalReplay.View.BOUNDS, floors);
+        return replay(profile, cuts, from, to, -1, floors);
+    }
+
+    /** The same, with the latency of region {@code latency}'s instances (-1: none). */
+    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, int latency, LatencyFloors floors)
+            throws ProfileException {
+        CausalReplay.Result bounds = CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.BOUNDS, floors);
         CausalReplay.Result truth = profile.info().truth()
-                ? CausalReplay.run(profile, cuts, from, to, CausalReplay.View.TRUTH, floors) : null;
+                ? CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.TRUTH, floors) : null;
         return new Replays(bounds, truth);
     }
 

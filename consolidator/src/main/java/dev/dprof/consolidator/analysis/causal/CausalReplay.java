@@ -125,6 +125,11 @@ final class CausalReplay {
         int depth;
         Vertex start;
         Vertex end;
+        /** The latency region's outermost open instance: how many frames, and its enter. */
+        int latencyOpen;
+        Vertex latencyEnter;
+        long latencyEnterTick;
+        long latencyEnterTruth;
 
         ThreadState(int process) {
             this.process = process;
@@ -174,6 +179,13 @@ final class CausalReplay {
     record Gain(long lo, long hi) {
     }
 
+    /**
+     * Coz's latency of a transaction, here the instances of one region (begin: enter, end: exit):
+     * their summed duration, and per cut how much shorter they got in sum ({@code R_exit − R_enter}).
+     */
+    record Latency(int region, long instances, long totalLo, long totalHi, Gain[] gains) {
+    }
+
     /** What a progress point says: visits, the period of all visits, and each cut's gain in it. */
     record Progress(int region, long visits, long periodLo, long periodHi, Gain[] gains) {
     }
@@ -187,7 +199,7 @@ final class CausalReplay {
      * @param pathLo     the critical path's length (the span's end from the profile's first event)
      */
     record Result(long spanLo, long spanHi, Gain[] gains, long[] cpLo, long[] cpHi, long pathLo, long pathHi,
-                  int communication, int outside, List<Progress> progress) {
+                  int communication, int outside, List<Progress> progress, Latency latency) {
     }
 
     private final View view;
@@ -195,6 +207,12 @@ final class CausalReplay {
     private final long[] cutNumerator;
     private final int from;
     private final int to;
+    private final int latency;
+    private long latencyInstances;
+    private long latencyLo;
+    private long latencyHi;
+    private final long[] latencyGainLo;
+    private final long[] latencyGainHi;
     private final LatencyFloors floors;
     private final int buckets;
     private final int communication;
@@ -216,7 +234,7 @@ final class CausalReplay {
     private final long[] range = new long[2];
     private final Vertex scratch;
 
-    private CausalReplay(ProfileInfo info, Rates rates, List<Cut> cuts, int from, int to, View view,
+    private CausalReplay(ProfileInfo info, Rates rates, List<Cut> cuts, int from, int to, int latency, View view,
                          LatencyFloors floors) {
         this.view = view;
         this.cuts = cuts;
@@ -226,6 +244,9 @@ final class CausalReplay {
         }
         this.from = from;
         this.to = to;
+        this.latency = latency;
+        this.latencyGainLo = new long[cuts.size()];
+        this.latencyGainHi = new long[cuts.size()];
         this.floors = floors;
         int regions = info.regions().size();
         this.communication = regions;
@@ -265,6 +286,12 @@ final class CausalReplay {
      */
     static Result run(Profile profile, List<Cut> cuts, int from, int to, View view, LatencyFloors floors)
             throws ProfileException {
+        return run(profile, cuts, from, to, -1, view, floors);
+    }
+
+    /** The same, with the latency of region {@code latency}'s instances (-1: none). */
+    static Result run(Profile profile, List<Cut> cuts, int from, int to, int latency, View view, LatencyFloors floors)
+            throws ProfileException {
         ProfileInfo info = profile.info();
         Rates rates = new Rates(info);
         for (ProfileInfo.Process p : info.processes()) {
@@ -276,7 +303,7 @@ final class CausalReplay {
         if (view == View.TRUTH && !info.truth()) {
             throw new ProfileException(profile.dir() + ": the events carry no truth (the run's clocks were not simulated)");
         }
-        CausalReplay replay = new CausalReplay(info, rates, cuts, from, to, view, floors);
+        CausalReplay replay = new CausalReplay(info, rates, cuts, from, to, latency, view, floors);
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
             while (events.next(e)) {
@@ -315,10 +342,37 @@ final class CausalReplay {
         }
         t.head.lo = lo;
         t.head.hi = hi;
+        if (latency >= 0 && e.region == latency) {
+            latency(e, t);
+        }
         t.tick = e.tick;
         t.truth = e.truth;
         enterOrExit(e, t);
         retain(e, t);
+    }
+
+    /** An enter or exit of the latency region: the outermost instance's duration and reductions. */
+    private void latency(ProfileEvent e, ThreadState t) {
+        boolean enter = e.kind == EventKind.ENTER || e.kind == EventKind.ENTER_INSTANCE || e.kind == EventKind.BARRIER_ENTER;
+        boolean exit = e.kind == EventKind.EXIT || e.kind == EventKind.EXIT_THROW || e.kind == EventKind.BARRIER_EXIT;
+        if (enter && t.latencyOpen++ == 0) {
+            if (t.latencyEnter == null) {
+                t.latencyEnter = t.head.copy();
+            } else {
+                t.latencyEnter.set(t.head);
+            }
+            t.latencyEnterTick = e.tick;
+            t.latencyEnterTruth = e.truth;
+        } else if (exit && t.latencyOpen > 0 && --t.latencyOpen == 0) {
+            long ticks = Math.max(0, view == View.TRUTH ? e.truth - t.latencyEnterTruth : e.tick - t.latencyEnterTick);
+            latencyLo += view == View.TRUTH ? ticks : floorTimes(Math.max(0, ticks - 1), slopeLo[t.process]);
+            latencyHi += view == View.TRUTH ? ticks : ceilTimes(ticks + 1, slopeHi[t.process]);
+            for (int k = 0; k < cuts.size(); k++) {
+                latencyGainLo[k] += t.head.rLo[k] - t.latencyEnter.rHi[k];
+                latencyGainHi[k] += t.head.rHi[k] - t.latencyEnter.rLo[k];
+            }
+            latencyInstances++;
+        }
     }
 
     /** Marks the buckets a program-order edge of this thread counts in: its open regions, or "outside". */
@@ -579,8 +633,16 @@ final class CausalReplay {
         for (Map.Entry<Integer, ProgressPoint> p : progress.entrySet()) {
             points.add(progress(p.getKey(), p.getValue()));
         }
+        Latency transactions = null;
+        if (latency >= 0) {
+            Gain[] latencyGains = new Gain[cuts.size()];
+            for (int k = 0; k < cuts.size(); k++) {
+                latencyGains[k] = new Gain(latencyGainLo[k], latencyGainHi[k]);
+            }
+            transactions = new Latency(latency, latencyInstances, latencyLo, latencyHi, latencyGains);
+        }
         return new Result(Math.max(0, endLo - startHi), endHi - startLo, gains, cpLo, cpHi,
-                Math.max(0, endLo - firstHi), endHi - firstLo, communication, outside, points);
+                Math.max(0, endLo - firstHi), endHi - firstLo, communication, outside, points, transactions);
     }
 
     /** The gain at the ends less the gain at the starts, as bounds. */

@@ -11,8 +11,9 @@ import java.util.List;
  * dCOZ (DProf §5.2, Alg. 6): the program speedup {@code 1 − T_new/T_old} predicted when every
  * instance of a region gets faster by a fraction, as sound [lo, hi] — over the analysed span, and
  * per progress point as Coz reports throughput (Curtsinger &amp; Berger §3: the change in the
- * period between visits, {@code 1 − P_new/P_old}). The propagation and why the bounds hold are
- * in {@link CausalReplay}.
+ * period between visits, {@code 1 − P_new/P_old}) and, for a region taken as a transaction (its
+ * enter begins it, its exit ends it; Coz's latency progress points), as the change of its mean
+ * latency {@code 1 − L_new/L_old}. The propagation and why the bounds hold are in {@link CausalReplay}.
  *
  * <p>The analysed span runs from the first event of every thread (or, with {@code from}, each
  * participating thread's first enter of that region) to its last event (or last exit of {@code to});
@@ -23,9 +24,14 @@ public final class WhatIf {
     public record ProgressSpeedup(String point, long visits, double lo, double hi, Double truth) {
     }
 
-    /** One cut's predicted speedup, and the gain in reference ticks behind it. */
+    /** A transaction region's latency speedup, and the instances' summed duration it is a share of. */
+    public record LatencySpeedup(String region, long instances, double lo, double hi, Double truth, long totalTicksLo,
+                                 long totalTicksHi) {
+    }
+
+    /** One cut's predicted speedup, and the gain in reference ticks behind it; {@code latency} may be null. */
     public record Prediction(String region, double fraction, double lo, double hi, Double truth, long gainTicksLo,
-                             long gainTicksHi, List<ProgressSpeedup> progress) {
+                             long gainTicksHi, List<ProgressSpeedup> progress, LatencySpeedup latency) {
     }
 
     /** Predictions over one span, and what they rest on. */
@@ -39,13 +45,36 @@ public final class WhatIf {
     /** The speedup of cutting {@code region} (or {@code region[instance]}) by each of {@code fractions}. */
     public static Result predict(Profile profile, String region, List<Double> fractions, String from, String to)
             throws ProfileException {
-        return curves(profile, List.of(region), fractions, from, to);
+        return predict(profile, region, fractions, from, to, null);
+    }
+
+    /** The same, with the latency of the instances of region {@code latency} (or null) taken as transactions. */
+    public static Result predict(Profile profile, String region, List<Double> fractions, String from, String to,
+                                 String latency) throws ProfileException {
+        ProfileInfo info = profile.info();
+        List<Cut> cuts = new ArrayList<>();
+        for (double f : fractions) {
+            cuts.add(CausalAnalysis.cut(info, region, f));
+        }
+        return run(profile, cuts, from, to, CausalAnalysis.regionIndex(info, latency), LatencyFloors.measure(profile));
+    }
+
+    private static LatencySpeedup latency(ProfileInfo info, CausalReplay.Latency bounds, CausalReplay.Latency truth, int k) {
+        if (bounds == null || bounds.instances() == 0) {
+            return null;
+        }
+        CausalReplay.Gain g = bounds.gains()[k];
+        Double t = truth == null ? null
+                : (truth.gains()[k].lo() + truth.gains()[k].hi()) / 2.0 / Math.max(1, truth.totalLo());
+        return new LatencySpeedup(info.regions().get(bounds.region()).name(), bounds.instances(),
+                CausalAnalysis.shareLo(g.lo(), bounds.totalLo(), bounds.totalHi()),
+                CausalAnalysis.shareHi(g.hi(), bounds.totalLo(), bounds.totalHi()), t, bounds.totalLo(), bounds.totalHi());
     }
 
     /** Every region and dynamic instance cut by {@code fraction}, the largest sure gain first. */
     public static Result rank(Profile profile, double fraction, String from, String to) throws ProfileException {
         LatencyFloors floors = LatencyFloors.measure(profile);
-        Result r = run(profile, CausalAnalysis.everyRegion(profile.info(), floors, fraction), from, to, floors);
+        Result r = run(profile, CausalAnalysis.everyRegion(profile.info(), floors, fraction), from, to, -1, floors);
         List<Prediction> ranked = new ArrayList<>(r.predictions());
         ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
         return new Result(r.from(), r.to(), r.spanNsLo(), r.spanNsHi(), r.spanNsTruth(), ranked, r.quality(),
@@ -65,14 +94,14 @@ public final class WhatIf {
                 cuts.add(CausalAnalysis.cut(info, region, f));
             }
         }
-        return run(profile, cuts, from, to, LatencyFloors.measure(profile));
+        return run(profile, cuts, from, to, -1, LatencyFloors.measure(profile));
     }
 
-    private static Result run(Profile profile, List<Cut> cuts, String from, String to, LatencyFloors floors)
-            throws ProfileException {
+    private static Result run(Profile profile, List<Cut> cuts, String from, String to, int latency,
+                              LatencyFloors floors) throws ProfileException {
         ProfileInfo info = profile.info();
         CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, CausalAnalysis.regionIndex(info, from),
-                CausalAnalysis.regionIndex(info, to), floors);
+                CausalAnalysis.regionIndex(info, to), latency, floors);
         CausalReplay.Result b = replays.bounds();
         CausalReplay.Result t = replays.truth();
         List<Prediction> predictions = new ArrayList<>();
@@ -94,7 +123,8 @@ public final class WhatIf {
             }
             predictions.add(new Prediction(cuts.get(k).label(), cuts.get(k).fraction(),
                     CausalAnalysis.shareLo(g.lo(), b.spanLo(), b.spanHi()),
-                    CausalAnalysis.shareHi(g.hi(), b.spanLo(), b.spanHi()), truth, g.lo(), g.hi(), progress));
+                    CausalAnalysis.shareHi(g.hi(), b.spanLo(), b.spanHi()), truth, g.lo(), g.hi(), progress,
+                    latency(info, b.latency(), t == null ? null : t.latency(), k)));
         }
         return new Result(from, to, info.ticksToNanos(b.spanLo()), info.ticksToNanos(b.spanHi()),
                 t == null ? null : info.ticksToNanos(t.spanLo()), predictions, CausalAnalysis.quality(info),

@@ -194,6 +194,49 @@ class CausalHandComputedTest {
         assertEquals(21, r.predictions().get(2).gainTicksHi());
     }
 
+    /**
+     * Two requests on one thread, each 70 ns with 50 ns of work inside, a progress point after each:
+     * request [0, 70] (work [10, 60]), request [100, 170] (work [110, 160]).
+     */
+    private static Profile requests(Path dir) throws Exception {
+        TinyProfile p = new TinyProfile(dir, true);
+        int t = p.stream(p.process("1/1", "1/1", 0));
+        int request = p.region("request");
+        int work = p.region("work");
+        int done = p.region("done", "progress");
+        for (long at : new long[] {0, 100}) {
+            point(p, t, EventKind.ENTER, request, at, NONE);
+            point(p, t, EventKind.ENTER, work, at + 10, NONE);
+            point(p, t, EventKind.EXIT, work, at + 60, NONE);
+            point(p, t, EventKind.EXIT, request, at + 70, NONE);
+            p.event(t, EventKind.PROGRESS, done, at + 70, at + 70, at + 70, at + 70, 1, 0);
+        }
+        return p.write();
+    }
+
+    @Test
+    void throughputAndLatencyAtProgressPointsAsCozReportsThem(@TempDir Path dir) throws Exception {
+        WhatIf.Prediction p = WhatIf.predict(requests(dir), "work", List.of(0.5), null, null, "request")
+                .predictions().get(0);
+        // Each work instance weighs [49, 51], half of it [24, 26] (truth 25). The visits move from
+        // 70 and 170 to 45 and 120: the period between them shrinks from 100 to 75 — throughput 25%,
+        // bounded by [R(last) − R(first)] = [48 − 26, 52 − 24] over 100.
+        WhatIf.ProgressSpeedup throughput = p.progress().get(0);
+        assertEquals("done", throughput.point());
+        assertEquals(2, throughput.visits());
+        assertEquals(0.22, throughput.lo(), 1e-12);
+        assertEquals(0.28, throughput.hi(), 1e-12);
+        assertEquals(0.25, throughput.truth(), 1e-12);
+        // Latency: each request is 25 shorter of 70: 50/140. Bounds: the gains R(exit) − R(enter),
+        // [24 − 0, 26 − 0] + [48 − 26, 52 − 24] = [46, 54], over the durations [69, 71] × 2.
+        WhatIf.LatencySpeedup latency = p.latency();
+        assertEquals("request", latency.region());
+        assertEquals(2, latency.instances());
+        assertEquals(46.0 / 142, latency.lo(), 1e-12);
+        assertEquals(54.0 / 138, latency.hi(), 1e-12);
+        assertEquals(50.0 / 140, latency.truth(), 1e-12);
+    }
+
     @Test
     void anUnknownRegionOrSpanIsAClearError(@TempDir Path dir) throws Exception {
         Profile profile = barrier(dir);

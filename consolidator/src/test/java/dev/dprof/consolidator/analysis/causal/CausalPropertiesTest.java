@@ -45,6 +45,14 @@ class CausalPropertiesTest {
                 }
             }
         }
+        WhatIf.Prediction withLatency = WhatIf.predict(c.profile(), SyntheticRun.BODY, List.of(0.3), null, null,
+                SyntheticRun.BODY).predictions().get(0);
+        WhatIf.LatencySpeedup latency = withLatency.latency();
+        double latencySlack = c.events().size() / (double) latency.totalTicksLo();
+        if (!(latency.lo() - latencySlack <= latency.truth() && latency.truth() <= latency.hi() + latencySlack)) {
+            misses.add(String.format("latency of %s: truth %.6f outside [%.6f, %.6f]", latency.region(), latency.truth(),
+                    latency.lo(), latency.hi()));
+        }
         CriticalPath.Result cp = CriticalPath.compute(c.profile());
         double slack = c.events().size() / (double) cp.lengthTicksLo();
         assertTrue(cp.lengthTicksLo() <= cp.lengthTicksTruth() && cp.lengthTicksTruth() <= cp.lengthTicksHi());
