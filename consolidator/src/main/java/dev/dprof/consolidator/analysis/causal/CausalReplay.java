@@ -64,6 +64,17 @@ import java.util.TreeMap;
  * minimum and maximum over those; a cross-thread edge adds {@code t(v) − t(q)} to "communication".
  * The true critical path goes through one of the candidates at every join, so it lies within.
  *
+ * <h2>Progress points and transactions</h2>
+ * Coz's throughput: per progress point, the gain between its first and its last visit (the same
+ * min- and max-forms over the threads' first and last visits). Coz's latency: for a region taken
+ * as a transaction, the sum over its outermost instances of {@code R(exit) − R(enter)}, bounded by
+ * {@code [rLo(exit) − rHi(enter), rHi(exit) − rLo(enter)]}.
+ *
+ * <p>What the model holds fixed: a thread's first event (its creation is not recorded), the time a
+ * join takes once its last predecessor is there, and the order of events that no recorded edge
+ * relates (work done while waiting on an unrecorded lock is program order). It knows nothing of
+ * CPUs: a faster region that frees a core for others gains nothing here.
+ *
  * <p>Memory: one vertex per thread, per message in flight, per barrier enter of an unfinished
  * instance and per progress point and thread — never the length of the trace.
  */
