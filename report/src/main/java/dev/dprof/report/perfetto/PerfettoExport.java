@@ -82,8 +82,9 @@ public final class PerfettoExport {
     private static SliceDurations measure(Profile profile, TraceClock clock) throws IOException, ProfileException {
         SliceDurations durations = new SliceDurations();
         ThreadTrack[] tracks = ThreadTrack.of(profile.info());
+        EventTimes times = new EventTimes(profile.info(), clock);
         forEachEvent(profile, tracks, (e, t) -> {
-            long nanos = t.at(clock.midpoint(e.lo, e.hi));
+            long nanos = times.place(e, t);
             if (OpenRegions.opens(e.kind)) {
                 t.regions.enter(e, nanos);
             } else if (OpenRegions.closes(e.kind)) {

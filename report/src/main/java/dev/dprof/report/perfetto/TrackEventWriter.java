@@ -1,6 +1,5 @@
 package dev.dprof.report.perfetto;
 
-import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.profile.ProfileEvent;
@@ -26,13 +25,13 @@ import java.io.IOException;
  * {@link OpenRegions} pairs them; the {@code SLICE_BEGIN} carries the enter's bound and payload,
  * the {@code SLICE_END} the exit's (Perfetto merges the two argument sets);</li>
  * <li>every other event as an instant with its bound and payload; a send is a flow's source, its
- * matching receive ({@link MessageMatcher}, the consolidator's rules) the flow's end;</li>
+ * matching receive the flow's end ({@link EventTimes});</li>
  * <li>the level of detail: a slice shorter than {@code minSliceNanos} is left out unless something
  * inside it is written, which {@code SLICE_BEGIN}s are therefore written lazily for.</li>
  * </ul>
- * Timestamps are the midpoints of the events' bounds ({@link TraceClock}), raised where needed to
- * keep each thread's order ({@link ThreadTrack#at}). Memory: the open regions of each thread and the
- * messages in flight.
+ * Timestamps are the midpoints of the events' bounds, moved only to keep each thread's order and
+ * flows forward ({@link EventTimes}). Memory: the open regions of each thread and the messages in
+ * flight.
  */
 final class TrackEventWriter {
     /** The sequence of the process tracks and the export's own track: nothing on it is interned. */
@@ -42,24 +41,13 @@ final class TrackEventWriter {
     private static final long EXPORT_TRACK_UUID = 3L << 32;
     private static final int NEEDS_STATE = TracePacket.SequenceFlags.SEQ_NEEDS_INCREMENTAL_STATE_VALUE;
 
-    /** What a send leaves for its receive: the flow it started, and whether a receive ended it. */
-    private static final class Flow {
-        final long id;
-        boolean ended;
-
-        Flow(long id) {
-            this.id = id;
-        }
-    }
-
     private final ProfileInfo info;
     private final TraceClock clock;
+    private final EventTimes times;
     private final TraceNames names;
     private final PacketWriter out;
     private final long minSliceNanos;
     private final ThreadTrack[] tracks;
-    private final MessageMatcher<Flow> messages;
-    private long nextFlowId = 1;
     private long slices;
     private long slicesLeftOut;
     private long flows;
@@ -72,7 +60,7 @@ final class TrackEventWriter {
         this.out = out;
         this.minSliceNanos = minSliceNanos;
         this.tracks = tracks;
-        this.messages = new MessageMatcher<>(info);
+        this.times = new EventTimes(info, clock);
     }
 
     static int sequenceOf(ProfileInfo.Stream s) {
@@ -123,7 +111,7 @@ final class TrackEventWriter {
     }
 
     void accept(ProfileEvent e, ThreadTrack t) throws IOException {
-        long nanos = t.at(clock.midpoint(e.lo, e.hi));
+        long nanos = times.place(e, t);
         if (OpenRegions.opens(e.kind)) {
             t.regions.enter(e, nanos);
         } else if (OpenRegions.closes(e.kind)) {
@@ -158,7 +146,8 @@ final class TrackEventWriter {
                 .addDebugAnnotations(named("min_slice_ns", minSliceNanos))
                 .addDebugAnnotations(named("flows", flows))
                 .addDebugAnnotations(named("unpaired_exits", unpairedExits))
-                .addDebugAnnotations(named("timestamps_raised", raised));
+                .addDebugAnnotations(named("timestamps_raised", raised))
+                .addDebugAnnotations(named("receives_moved_to_send", times.receivesMoved()));
         out.write(TracePacket.newBuilder().setTimestamp(last).setTrustedPacketSequenceId(METADATA_SEQUENCE)
                 .setTrackEvent(summary).build());
     }
@@ -217,18 +206,12 @@ final class TrackEventWriter {
                 .setTrackUuid(THREAD_UUIDS + t.stream.index()).setNameIid(name);
         bound(ev, Arg.BOUND, e.lo, e.hi, e.truth);
         payload(ev, e.kind, e.a, e.b);
-        if (e.kind == EventKind.SEND) {
-            Flow flow = new Flow(nextFlowId++);
-            messages.send(e, flow);
+        EventTimes.Flow flow = times.flow();
+        if (flow != null && e.kind == EventKind.SEND) {
             ev.addFlowIds(flow.id);
-        } else if (e.kind == EventKind.RECEIVE) {
-            Flow flow = messages.receive(e);
-            // A TCP write read by several reads: the flow goes to the first, the others get none.
-            if (flow != null && !flow.ended) {
-                flow.ended = true;
-                ev.addTerminatingFlowIds(flow.id);
-                flows++;
-            }
+        } else if (flow != null) {
+            ev.addTerminatingFlowIds(flow.id);
+            flows++;
         }
         write(t, nanos, ev, name);
     }

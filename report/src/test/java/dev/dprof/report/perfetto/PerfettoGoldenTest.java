@@ -24,8 +24,9 @@ class PerfettoGoldenTest {
 
     /**
      * Two processes of one thread each, 1 GHz reference (a tick is a nanosecond), truth on. It has
-     * a nested region closed by an exception, a message, a barrier, a progress point, an exit of a
-     * region that is not open, an outer exit that closes an inner region, and a region left open.
+     * a nested region closed by an exception, two messages (the second's receive has the earlier
+     * midpoint), a barrier, a progress point, an exit of a region that is not open, an outer exit
+     * that closes an inner region, and a region left open.
      */
     static Profile tiny(Path dir) throws Exception {
         Files.createDirectories(dir);
@@ -48,6 +49,8 @@ class PerfettoGoldenTest {
                 .event(t0, EventKind.EXIT_THROW, work, 60, 1200, 1204, 1201, 0, 0)
                 .event(t1, EventKind.RECEIVE, receive, 600, 1300, 1330, 1310, 7, 1)
                 .event(t1, EventKind.EXIT, work, 610, 1340, 1370, 1350, 0, 0)
+                .event(t1, EventKind.SEND, send, 620, 1360, 1400, 1365, 7, 2)
+                .event(t0, EventKind.RECEIVE, receive, 65, 1370, 1380, 1372, 7, 2)
                 .event(t0, EventKind.BARRIER_ENTER, barrier, 70, 1400, 1410, 1405, 3, 2)
                 .event(t1, EventKind.BARRIER_ENTER, barrier, 650, 1420, 1450, 1440, 3, 2)
                 .event(t0, EventKind.BARRIER_EXIT, barrier, 80, 1500, 1510, 1502, 3, 2)
@@ -66,7 +69,7 @@ class PerfettoGoldenTest {
 
         Trace trace = Trace.parseFrom(Files.readAllBytes(out));
         assertEquals(TraceFile.readAll(out), trace.getPacketList(), "the packets one by one are the whole Trace");
-        assertEquals(new PerfettoExport.Summary(trace.getPacketCount(), 6, 1, 16, Files.size(out)), summary);
+        assertEquals(new PerfettoExport.Summary(trace.getPacketCount(), 6, 2, 18, Files.size(out)), summary);
 
         String text = TextFormat.printer().printToString(trace);
         if (Boolean.getBoolean("dprof.golden.update")) {
