@@ -19,14 +19,9 @@ final class OpenRegions {
     }
 
     private int depth;
-    private int[] region = new int[8];
-    private EventKind[] kind = new EventKind[8];
+    /** Per open frame, a copy of the event that opened it; the copies are reused as frames come and go. */
+    private ProfileEvent[] frames = new ProfileEvent[8];
     private long[] beginNanos = new long[8];
-    private long[] lo = new long[8];
-    private long[] hi = new long[8];
-    private long[] truth = new long[8];
-    private long[] a = new long[8];
-    private long[] b = new long[8];
 
     /** Whether an event of this kind opens a region (a barrier's enter opens its wait). */
     static boolean opens(EventKind kind) {
@@ -38,32 +33,31 @@ final class OpenRegions {
     }
 
     void enter(ProfileEvent e, long nanos) {
-        if (depth == region.length) {
-            int n = depth * 2;
-            region = Arrays.copyOf(region, n);
-            kind = Arrays.copyOf(kind, n);
-            beginNanos = Arrays.copyOf(beginNanos, n);
-            lo = Arrays.copyOf(lo, n);
-            hi = Arrays.copyOf(hi, n);
-            truth = Arrays.copyOf(truth, n);
-            a = Arrays.copyOf(a, n);
-            b = Arrays.copyOf(b, n);
+        if (depth == frames.length) {
+            frames = Arrays.copyOf(frames, depth * 2);
+            beginNanos = Arrays.copyOf(beginNanos, depth * 2);
         }
-        region[depth] = e.region;
-        kind[depth] = e.kind;
+        ProfileEvent f = frames[depth];
+        if (f == null) {
+            f = frames[depth] = new ProfileEvent();
+        }
+        f.stream = e.stream;
+        f.kind = e.kind;
+        f.region = e.region;
+        f.tick = e.tick;
+        f.lo = e.lo;
+        f.hi = e.hi;
+        f.truth = e.truth;
+        f.a = e.a;
+        f.b = e.b;
         beginNanos[depth] = nanos;
-        lo[depth] = e.lo;
-        hi[depth] = e.hi;
-        truth[depth] = e.truth;
-        a[depth] = e.a;
-        b[depth] = e.b;
         depth++;
     }
 
     /** Closes {@code exit}'s region at {@code nanos}; false, closing nothing, when that region is not open. */
     boolean exit(ProfileEvent exit, long nanos, Closer closer) throws IOException {
         int at = depth - 1;
-        while (at >= 0 && region[at] != exit.region) {
+        while (at >= 0 && frames[at].region != exit.region) {
             at--;
         }
         if (at < 0) {
@@ -88,35 +82,12 @@ final class OpenRegions {
         return depth;
     }
 
-    int region(int i) {
-        return region[i];
-    }
-
-    EventKind kind(int i) {
-        return kind[i];
+    /** The event that opened frame {@code i} (valid while the frame is open). */
+    ProfileEvent opener(int i) {
+        return frames[i];
     }
 
     long beginNanos(int i) {
         return beginNanos[i];
-    }
-
-    long lo(int i) {
-        return lo[i];
-    }
-
-    long hi(int i) {
-        return hi[i];
-    }
-
-    long truth(int i) {
-        return truth[i];
-    }
-
-    long a(int i) {
-        return a[i];
-    }
-
-    long b(int i) {
-        return b[i];
     }
 }

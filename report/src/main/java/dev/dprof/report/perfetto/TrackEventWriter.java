@@ -186,14 +186,14 @@ final class TrackEventWriter {
 
     /** Writes the {@code SLICE_BEGIN}s of frames {@code [begun, depth)}, outermost first. */
     private void begin(ThreadTrack t, int depth) throws IOException {
-        OpenRegions r = t.regions;
         for (int i = t.begun; i < depth; i++) {
-            long name = names.eventIid(r.region(i), r.kind(i));
+            ProfileEvent enter = t.regions.opener(i);
+            long name = names.eventIid(enter.region, enter.kind);
             TrackEvent.Builder ev = TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
                     .setTrackUuid(THREAD_UUIDS + t.stream.index()).setNameIid(name);
-            bound(ev, Arg.ENTER_BOUND, r.lo(i), r.hi(i), r.truth(i));
-            payload(ev, r.kind(i), r.a(i), r.b(i));
-            write(t, r.beginNanos(i), ev, name);
+            bound(ev, Arg.ENTER_BOUND, enter.lo, enter.hi, enter.truth);
+            payload(ev, enter.kind, enter.a, enter.b);
+            write(t, t.regions.beginNanos(i), ev, name);
             slices++;
         }
         t.begun = Math.max(t.begun, depth);
