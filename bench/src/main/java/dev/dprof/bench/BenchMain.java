@@ -33,6 +33,7 @@ public final class BenchMain {
             case "consolidate" -> ConsolidateCommand.run(args.subList(1, args.size()));
             case "overhead" -> OverheadCommand.run(args.subList(1, args.size()));
             case "conversion" -> ConversionCommand.run(args.subList(1, args.size()));
+            case "export" -> ExportCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
     }
@@ -69,6 +70,14 @@ public final class BenchMain {
                 --truth      simulated runs as the agent writes them (a truth column); default: like real machines
                 --jfr FILE   also record one consolidation with JFR (settings=profile)
                 --work DIR   keep the traces in DIR and reuse them when the arguments match
+
+            usage: ./dprof bench export [--events N] [--processes P] [--threads T] [--iterations I] [--budget S]
+                                        [--repeats R] [--xmx SIZE] [--work DIR] [--keep]
+
+              export   the Perfetto trace of the consolidate benchmark's profile (same run and arguments; with --work
+                       the two share it), consolidated once, exported R times (3) in fresh JVMs with a fixed heap (1g)
+                       under a slice budget S (default 2000000): wall time, file size, slices, flows, peak heap.
+                       About 3 minutes after the run is generated and consolidated.
 
             usage: ./dprof bench overhead [--app kmeans] [--runs 5] [--warmup 1] [--workers 4] [--threads 2]
                                           [--iterations I] [--json FILE] [--keep] [-- APP_OPTIONS...]

@@ -112,11 +112,8 @@ final class ConsolidateCommand {
             return BenchMain.usage("consolidate: need ≥ 2 processes, ≥ 1 thread, ≥ 1 iteration and repeat, and"
                     + " events ≥ 10 × processes × threads × iterations");
         }
-        Path testClasses = Path.of(System.getProperty("dprof.home", "."), "consolidator", "target", "test-classes");
-        if (!Files.isRegularFile(testClasses.resolve(GENERATOR.replace('.', '/') + ".class"))) {
-            System.err.println("dprof bench consolidate: the trace generator is missing from " + testClasses
-                    + " (the consolidator's test classes); run through ./dprof bench, which builds them"
-                    + " (mvn -B install -DskipTests compiles test classes too)");
+        Path testClasses = testClasses("consolidate");
+        if (testClasses == null) {
             return 1;
         }
         boolean temporary = work == null;
@@ -125,28 +122,11 @@ final class ConsolidateCommand {
         }
         Plan plan = new Plan(events, processes, threads, iterations, repeats, xmx, truth);
         try {
-            // A snapshot: builds running meanwhile (mvn test) wipe and recompile the originals.
-            Path snapshot = work.resolve("test-classes");
-            deleteTree(snapshot);
-            copyTree(testClasses, snapshot);
-            if (!Files.isRegularFile(snapshot.resolve(GENERATOR.replace('.', '/') + ".class"))
-                    || !Files.isRegularFile(snapshot.resolve(ConsolidateFork.VARIANTS.replace('.', '/') + ".class"))) {
-                System.err.println("dprof bench consolidate: " + testClasses + " changed while being copied; run again");
+            String classPath = snapshotClassPath(testClasses, work, "consolidate");
+            if (classPath == null) {
                 return 1;
             }
-            // Likewise this jar: a concurrent `mvn install` replaces it under running forks.
-            StringBuilder jars = new StringBuilder();
-            int n = 0;
-            for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-                Path source = Path.of(entry);
-                if (Files.isRegularFile(source)) {
-                    Path copy = work.resolve("classpath-" + n++ + "-" + source.getFileName());
-                    Files.copy(source, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                    source = copy;
-                }
-                jars.append(jars.length() == 0 ? "" : File.pathSeparator).append(source);
-            }
-            return measure(plan, jars + File.pathSeparator + snapshot, work, json, jfr);
+            return measure(plan, classPath, work, json, jfr);
         } finally {
             if (temporary && !keep) {
                 deleteTree(work);
@@ -154,6 +134,47 @@ final class ConsolidateCommand {
                 System.out.println("dprof bench consolidate: kept " + work);
             }
         }
+    }
+
+    /** The consolidator's test classes, which hold the trace generator; null, after saying why, if it is missing. */
+    static Path testClasses(String bench) {
+        Path testClasses = Path.of(System.getProperty("dprof.home", "."), "consolidator", "target", "test-classes");
+        if (!Files.isRegularFile(testClasses.resolve(GENERATOR.replace('.', '/') + ".class"))) {
+            System.err.println("dprof bench " + bench + ": the trace generator is missing from " + testClasses
+                    + " (the consolidator's test classes); run through ./dprof bench, which builds them"
+                    + " (mvn -B install -DskipTests compiles test classes too)");
+            return null;
+        }
+        return testClasses;
+    }
+
+    /**
+     * The class path for the forks, copied into {@code work}: the consolidator's test classes (the
+     * trace generator) and this JVM's jars, so that builds running meanwhile (mvn test, mvn install)
+     * cannot wipe or replace them under running forks. Null, after saying why, if the copy changed
+     * while being made.
+     */
+    static String snapshotClassPath(Path testClasses, Path work, String bench) throws IOException {
+        Path snapshot = work.resolve("test-classes");
+        deleteTree(snapshot);
+        copyTree(testClasses, snapshot);
+        if (!Files.isRegularFile(snapshot.resolve(GENERATOR.replace('.', '/') + ".class"))
+                || !Files.isRegularFile(snapshot.resolve(ConsolidateFork.VARIANTS.replace('.', '/') + ".class"))) {
+            System.err.println("dprof bench " + bench + ": " + testClasses + " changed while being copied; run again");
+            return null;
+        }
+        StringBuilder jars = new StringBuilder();
+        int n = 0;
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path source = Path.of(entry);
+            if (Files.isRegularFile(source)) {
+                Path copy = work.resolve("classpath-" + n++ + "-" + source.getFileName());
+                Files.copy(source, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                source = copy;
+            }
+            jars.append(jars.length() == 0 ? "" : File.pathSeparator).append(source);
+        }
+        return jars + File.pathSeparator + snapshot;
     }
 
     private static String value(List<String> args, int i, String option) {
@@ -198,7 +219,7 @@ final class ConsolidateCommand {
     }
 
     /** Writes a synthetic run (or reuses one written with the same arguments) and returns its summary. */
-    private static Properties generate(Plan plan, long events, Path dir, String classPath) throws Exception {
+    static Properties generate(Plan plan, long events, Path dir, String classPath) throws Exception {
         Path summary = dir.resolve("synthetic.properties");
         Path argsFile = dir.resolve("arguments");
         String traceArgs = plan.traceArgs(events);
@@ -280,7 +301,7 @@ final class ConsolidateCommand {
     }
 
     /** {@code java} with this JVM's flags (the --add-opens Chronicle needs), a fixed heap, the class path. */
-    private static List<String> javaCommand(String classPath, String heap, Path jfr) {
+    static List<String> javaCommand(String classPath, String heap, Path jfr) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -299,7 +320,7 @@ final class ConsolidateCommand {
         return cmd;
     }
 
-    private static void execute(List<String> cmd, Path log) throws IOException, InterruptedException {
+    static void execute(List<String> cmd, Path log) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         int rc = p.waitFor();
         if (rc != 0) {
@@ -313,7 +334,7 @@ final class ConsolidateCommand {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
     }
 
-    private static Properties load(Path file) throws IOException {
+    static Properties load(Path file) throws IOException {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);

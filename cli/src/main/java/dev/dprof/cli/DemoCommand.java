@@ -184,6 +184,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         ReportCommand.write(profile, new ReportData.Options(regions[1], regions[2], regions[1], regions[2], 6, 2000, 2000,
                 true), out.resolve("report.html"), out.resolve("report.json"));
+        ReportCommand.trace(profile, out.resolve("trace.perfetto"));
         return 0;
     }
 

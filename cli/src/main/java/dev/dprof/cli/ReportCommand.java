@@ -5,6 +5,7 @@ import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.report.html.HtmlReport;
 import dev.dprof.report.html.ReportData;
+import dev.dprof.report.perfetto.PerfettoExport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code dprof report PROFILE}: the HTML report and the report's data as JSON. */
+/** {@code dprof report PROFILE}: the HTML report, the report's data as JSON and the Perfetto trace. */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = "Write what people look at: a self-contained HTML report (summary and calibration, region "
-                + "statistics, straggler scores, what-if curves, critical path, synchronization comparison, timeline) "
-                + "and its data as JSON.")
+                + "statistics, straggler scores, what-if curves, critical path, synchronization comparison, timeline), "
+                + "its data as JSON, and a Perfetto trace.")
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PROFILE", description = "a folder written by 'dprof consolidate'")
     Path profile;
@@ -28,6 +29,10 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--json", paramLabel = "FILE", description = "the report's data as JSON")
     Path json;
+
+    @Option(names = "--perfetto", paramLabel = "FILE",
+            description = "a Perfetto trace (protobuf TrackEvents: ui.perfetto.dev, trace processor)")
+    Path perfetto;
 
     @Option(names = "--body", paramLabel = "REGION", description = "straggler score: the work region")
     String body;
@@ -58,7 +63,23 @@ public final class ReportCommand implements Callable<Integer> {
         }
         write(p, new ReportData.Options(body, barrier, from, to, 6, maxSpans, 2000, !noBaselines),
                 html == null ? profile.resolve("report.html") : html, json);
+        if (perfetto != null) {
+            trace(p, perfetto);
+        }
         return 0;
+    }
+
+    /** The Perfetto trace of the profile. */
+    static void trace(Profile profile, Path out) throws CliException {
+        try {
+            PerfettoExport.Summary s = PerfettoExport.write(profile, out);
+            System.out.printf(Locale.ROOT, "perfetto trace: %s (%.1f MB: %d slices, %d flows)%n", out, s.bytes() / 1e6,
+                    s.slices(), s.flows());
+        } catch (ProfileException e) {
+            throw new CliException(e.getMessage());
+        } catch (IOException e) {
+            throw new CliException("cannot write " + out + ": " + e.getMessage());
+        }
     }
 
     /** Builds the report's data once and writes the HTML (and the JSON when asked). */
