@@ -76,6 +76,13 @@ class ExamplesDemoIT {
         }
         assertTrue(score.has("lr") && score.has("ch") && score.has("clc") && whatif.has("clc"), context);
 
+        // The demo's reports: the HTML page (Chromium renders it in the report module's test), its
+        // data, and the Perfetto trace.
+        Path demo = tmp.resolve("demo");
+        for (String file : new String[] {"report.html", "report.json", "trace.perfetto"}) {
+            assertTrue(java.nio.file.Files.size(demo.resolve(file)) > 1000, file);
+        }
+
         // The analyses from the command line, on the demo's profile.
         Path profile = tmp.resolve("demo").resolve("profile");
         JsonNode sweep = analyze(tmp, profile, "whatif", "--region", "kmeans.assign[" + straggler + "]", "--sweep",
