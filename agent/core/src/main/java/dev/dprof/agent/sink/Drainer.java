@@ -219,7 +219,8 @@ public final class Drainer implements RingVisitor, Runnable {
                 long deadline = System.nanoTime() + WARM_BUDGET_NANOS;
                 for (int pass = 0; pass < WARM_PASSES && running && System.nanoTime() - deadline < 0; pass++) {
                     probes.rounds(1 + pass % probes.maxRounds());
-                    drainOnce(false);
+                    // Not drainOnce: the region table belongs in the process's queue.
+                    Rings.drain(this, scratch);
                     if (pass % NEW_THREAD_EVERY == 0) {
                         // A thread seen for the first time, as the application's threads will be:
                         // the last drained slot again, under an id no thread has.

@@ -12,6 +12,7 @@ import dev.dprof.format.EventKind;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
+import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -41,7 +42,9 @@ class DrainerWarmupTest {
         Path warmDir = Files.createDirectories(tmp.resolve("warm"));
         List<String> warnings = new ArrayList<>();
         DomainClock clock = new DomainClock(ClockSource.NANOTIME, System::nanoTime, Optional.empty());
-        Drainer drainer = new Drainer(QueueSink.open(queueDir), new RegionTable(List.of(), "test"), clock, false, 1,
+        RegionTable regions = new RegionTable(List.of(), "test");
+        regions.register("app.step", "progress", "api", "DProf.progress");
+        Drainer drainer = new Drainer(QueueSink.open(queueDir), regions, clock, false, 1,
                 1024, (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, clock.domainId(),
                         ClockSource.NANOTIME, "", hz, Optional.empty(), cost, "jvm", "test", "none", 1),
                 warmDir, warnings::add);
@@ -54,8 +57,9 @@ class DrainerWarmupTest {
             assertEquals(List.of(), left.toList(), "the scratch queue is deleted");
         }
         List<String> records = records(queueDir);
-        assertEquals(List.of("H", "T dprof-drainer", "B " + EventKind.PROBE_COST, "E written 1 lost 0"), records,
-                "header, the drainer's name, its probe-cost marker, the end: no warm-up event");
+        assertEquals(List.of("H", "T dprof-drainer", "B " + EventKind.PROBE_COST, "R app.step", "E written 1 lost 0"),
+                records, "header, the drainer's name, its probe-cost marker, the region table, the end:"
+                        + " no warm-up event, and the region in the process's queue");
     }
 
     /** One line per document: its type, and what the test needs of it. */
@@ -76,6 +80,7 @@ class DrainerWarmupTest {
                     int type = in.readByte("type");
                     switch (type) {
                         case RecordType.HEADER -> out.add("H");
+                        case RecordType.REGION -> out.add("R " + RegionInfo.decode(in).name());
                         case RecordType.THREAD -> out.add("T " + ThreadInfo.decode(in).name());
                         case RecordType.BATCH -> {
                             EventBatchReader batch = new EventBatchReader().reset(in);
