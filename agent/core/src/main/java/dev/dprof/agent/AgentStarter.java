@@ -96,7 +96,7 @@ final class AgentStarter {
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
         Drainer drainer = new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(),
-                header, Path.of(System.getProperty("java.io.tmpdir")), AgentStarter::warn);
+                header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
         drainer.start();
         recording = dir;
         awaitWarm(drainer);
