@@ -37,6 +37,7 @@
 #include <cpuid.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +57,7 @@
 #define MIN_RING_EVENTS dev_dprof_agent_bootstrap_NativeRing_MIN_RING_EVENTS
 #define MAX_RING_EVENTS dev_dprof_agent_bootstrap_NativeRing_MAX_RING_EVENTS
 #define CACHE_LINE 64
+#define HUGE_PAGE ((size_t) 2 << 20)
 
 typedef struct {
     int64_t tick;
@@ -139,19 +141,28 @@ static inline int ring_put(ring_t *r, int64_t tick, int32_t header, int32_t cpu,
     return 0;
 }
 
-static void wake_drainer(void) {
+/* Cold and out of line: the probes' fast path must not pay a frame for the system call. */
+static __attribute__((noinline, cold)) void wake_drainer(void) {
     if (__atomic_exchange_n(&drainer_idle, 0, __ATOMIC_SEQ_CST)) {
         syscall(SYS_futex, &drainer_idle, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
 }
 
-/* After a put: wake the drainer if it sleeps until an event. Costs a load of a line that is
-   written only when the drainer falls asleep or wakes (see the doorbell at the top). */
-static inline void ring_notify(void) {
+static __attribute__((noinline, cold)) jint wake_drainer_then(jint stored) {
+    wake_drainer();
+    return stored;
+}
+
+/* After a put: wakes the drainer if it sleeps until an event, and returns the put's result.
+   Costs a load of a line that is written only when the drainer falls asleep or wakes (see the
+   doorbell at the top); the wake is a tail call, so the fast path keeps no value across a call
+   and needs no stack frame. */
+static inline __attribute__((always_inline)) jint ring_notify(jint stored) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (UNLIKELY(__atomic_load_n(&drainer_idle, __ATOMIC_RELAXED))) {
-        wake_drainer();
+        return wake_drainer_then(stored);
     }
+    return stored;
 }
 
 /* Runs on the exiting thread, after the JVM is done with it; no JNI here. */
@@ -163,7 +174,7 @@ static void ring_destructor(void *p) {
     int64_t tick = read_tick(&cpu);
     ring_put(r, tick, THREAD_END_HEADER, cpu, 0, 0);
     __atomic_store_n(&r->dead, 1, __ATOMIC_RELEASE);
-    ring_notify();
+    ring_notify(0);
 }
 
 static ring_t *ring_create(void) {
@@ -178,9 +189,16 @@ static ring_t *ring_create(void) {
     ring_t *r = (ring_t *) mem;
     memset(r, 0, sizeof(*r));
     void *slots = NULL;
-    if (posix_memalign(&slots, CACHE_LINE, events * sizeof(slot_t)) != 0) {
+    size_t bytes = events * sizeof(slot_t);
+    /* A ring of a huge page or more is aligned to one and asked to be backed by huge pages (where
+       transparent huge pages are "madvise"), so its stores do not miss the TLB every 4 KiB;
+       refused or unsupported, it works as before. */
+    if (posix_memalign(&slots, bytes >= HUGE_PAGE ? HUGE_PAGE : CACHE_LINE, bytes) != 0) {
         free(r);
         return NULL;
+    }
+    if (bytes >= HUGE_PAGE) {
+        madvise(slots, bytes, MADV_HUGEPAGE);
     }
     r->slots = (slot_t *) slots;
     r->mask = events - 1;
@@ -202,27 +220,30 @@ static ring_t *ring_create(void) {
     return r;
 }
 
-static inline jint record(int32_t header, int64_t a, int64_t b) {
-    ring_t *r = tls_ring;
-    int32_t cpu;
-    if (LIKELY(r != NULL)) {
-        int64_t tick = read_tick(&cpu);
-        jint stored = ring_put(r, tick, header, cpu, a, b);
-        ring_notify();
-        return stored;
-    }
-    r = ring_create();
+/* A thread's first event: creates its ring, stamps THREAD_START. Out of line and cold, so that the
+   fast path below stays a leaf without a stack frame. */
+static __attribute__((noinline, cold)) jint record_first(int32_t header, int64_t a, int64_t b) {
+    ring_t *r = ring_create();
     if (r == NULL) {
         __atomic_add_fetch(&unattached_lost, 1, __ATOMIC_RELAXED);
         return -1;
     }
+    int32_t cpu;
     int64_t tick = read_tick(&cpu);
     ring_put(r, tick, THREAD_START_HEADER, cpu, 0, 0);
     tick = read_tick(&cpu);
     /* A ring holds at least two events, so the first event always fits. */
-    jint stored = ring_put(r, tick, header, cpu, a, b) == 0 ? 1 : -1;
-    ring_notify();
-    return stored;
+    return ring_notify(ring_put(r, tick, header, cpu, a, b) == 0 ? 1 : -1);
+}
+
+static inline __attribute__((always_inline)) jint record(int32_t header, int64_t a, int64_t b) {
+    ring_t *r = tls_ring;
+    if (UNLIKELY(r == NULL)) {
+        return record_first(header, a, b);
+    }
+    int32_t cpu;
+    int64_t tick = read_tick(&cpu);
+    return ring_notify(ring_put(r, tick, header, cpu, a, b));
 }
 
 static inline ring_t *as_ring(jlong handle) {

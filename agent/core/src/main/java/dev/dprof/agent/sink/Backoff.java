@@ -1,16 +1,20 @@
 package dev.dprof.agent.sink;
 
 /**
- * How long the drainer waits between two passes over the rings. After a pass that wrote events
- * it polls again after one drain interval, the bound documented for {@code kill -9}. After a pass
- * that found every ring empty it may instead sleep until the next event wakes it (see
- * {@code Rings.awaitEvent}); that sleep ends anyway after {@code interval × 2^(k−1)} for the
- * {@code k}-th empty pass in a row, at most {@link #MAX_SLEEP_NANOS}, so that ended threads are
- * still released and the drainer stays alive without a wake-up. The growth only decides how often
- * an idle process is looked at without cause; it never delays an event, since every event wakes
- * a sleeping drainer.
+ * How long the drainer waits between two passes over the rings. While events come it polls every
+ * drain interval, the bound documented for {@code kill -9}. Once {@link #POLLS_BEFORE_SLEEP} passes
+ * in a row found every ring empty, it may instead sleep until the next event wakes it (see
+ * {@code Rings.awaitEvent}); that sleep ends anyway after the interval, doubled for every further
+ * empty pass, at most {@link #MAX_SLEEP_NANOS}, so that ended threads are still released without
+ * a wake-up. The growth only decides how often an idle process is looked at without cause; it
+ * never delays an event, since every event wakes a sleeping drainer.
+ *
+ * <p>Why poll first: falling asleep costs a {@code membarrier} (a fence on every CPU running the
+ * process) and the event that ends the sleep costs its thread a {@code futex} wake. For events a
+ * few intervals apart, plain polling is cheaper; only a silence of several intervals pays back.
  */
 final class Backoff {
+    static final int POLLS_BEFORE_SLEEP = 4;
     static final long MAX_SLEEP_NANOS = 1_000_000_000L;
 
     private final long intervalNanos;
@@ -28,19 +32,18 @@ final class Backoff {
         emptyPasses = wroteEvents ? 0 : emptyPasses + 1;
     }
 
-    /** Whether the drainer may sleep until the next event: the last pass found every ring empty. */
+    /** Whether the drainer may sleep until the next event: the last few passes found every ring empty. */
     boolean idle() {
-        return emptyPasses > 0;
+        return emptyPasses >= POLLS_BEFORE_SLEEP;
     }
 
     /**
-     * The next wait: one interval after a pass that wrote events and after the first empty one,
-     * then doubled per further empty pass, at most {@link #MAX_SLEEP_NANOS} (or the interval, if
-     * that is longer).
+     * The next wait: one interval, and while idle one interval doubled for every empty pass beyond
+     * the first idle one, at most {@link #MAX_SLEEP_NANOS} (or the interval, if that is longer).
      */
     long waitNanos() {
         long wait = intervalNanos;
-        for (int k = 1; k < emptyPasses && wait < MAX_SLEEP_NANOS; k++) {
+        for (int k = POLLS_BEFORE_SLEEP; k < emptyPasses && wait < MAX_SLEEP_NANOS; k++) {
             wait *= 2;
         }
         return Math.max(intervalNanos, Math.min(wait, MAX_SLEEP_NANOS));

@@ -24,9 +24,10 @@ import java.util.function.Consumer;
  * Moves events from the per-thread rings to the process's queue, off the application's threads:
  * each thread's pending events become one compact batch document. So after a {@code kill -9},
  * every event older than one {@code drainIntervalMs} is on disk: while events come, the drainer
- * looks every interval (at once again while rings were found full); once a pass finds every ring
- * empty it sleeps until a probe records the next event, which wakes it ({@link Rings#awaitEvent},
- * with the bounded {@link Backoff} as the timeout), so an idle process costs no wake-ups. Where
+ * looks every interval (at once again while rings were found full); after a few passes that found
+ * every ring empty it sleeps until a probe records the next event, which wakes it
+ * ({@link Rings#awaitEvent}, with the bounded {@link Backoff} as the timeout), so an idle process
+ * costs almost no wake-ups. Where
  * that is not possible (the Java rings, an old kernel) it polls every interval.
  *
  * <p>Before the first batch it writes the process header, with the nominal tick rate and the
@@ -35,7 +36,7 @@ import java.util.function.Consumer;
  * probe events of every kind on this thread and drains them through its own path into a scratch
  * queue in a temporary directory, deleted afterwards, until the JIT has compiled that path; the
  * agent waits for this before {@code main} ({@link #awaitWarm}), so the compilation is not paid
- * inside the application's run.
+ * inside the application's run. The warm-up is optional ({@code warmDir} null skips it).
  *
  * <h2>Implementation notes</h2>
  * One instance, one thread: it is the single consumer the rings require. Encoding reuses one

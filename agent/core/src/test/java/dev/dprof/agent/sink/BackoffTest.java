@@ -25,15 +25,17 @@ class BackoffTest {
     }
 
     @Test
-    void emptyPassesDoubleTheSleepUpToTheCap() {
+    void pollsAFewIntervalsThenSleepsDoublingUpToTheCap() {
         Backoff b = new Backoff(5 * MS);
+        List<Boolean> idle = new ArrayList<>();
         List<Long> waits = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < 14; i++) {
             b.pass(false);
-            assertTrue(b.idle());
+            idle.add(b.idle());
             waits.add(b.waitNanos() / MS);
         }
-        assertEquals(List.of(5L, 10L, 20L, 40L, 80L, 160L, 320L, 640L, 1000L, 1000L, 1000L, 1000L), waits);
+        assertEquals(List.of(false, false, false, true, true, true, true, true, true, true, true, true, true, true), idle);
+        assertEquals(List.of(5L, 5L, 5L, 5L, 10L, 20L, 40L, 80L, 160L, 320L, 640L, 1000L, 1000L, 1000L), waits);
     }
 
     @Test
@@ -46,7 +48,11 @@ class BackoffTest {
         b.pass(true);
         assertFalse(b.idle());
         assertEquals(2 * MS, b.waitNanos());
-        b.pass(false);
+        for (int i = 0; i < Backoff.POLLS_BEFORE_SLEEP; i++) {
+            assertFalse(b.idle(), "polls again after an eventful pass");
+            b.pass(false);
+        }
+        assertTrue(b.idle());
         assertEquals(2 * MS, b.waitNanos(), "the first idle sleep is one interval");
     }
 
@@ -58,8 +64,9 @@ class BackoffTest {
         }
         assertEquals(Backoff.MAX_SLEEP_NANOS, b.waitNanos());
         Backoff slow = new Backoff(2 * Backoff.MAX_SLEEP_NANOS);
-        slow.pass(false);
-        slow.pass(false);
+        for (int i = 0; i < 10; i++) {
+            slow.pass(false);
+        }
         assertEquals(2 * Backoff.MAX_SLEEP_NANOS, slow.waitNanos());
         assertThrows(IllegalArgumentException.class, () -> new Backoff(0));
     }
