@@ -37,7 +37,6 @@
 #include <cpuid.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,7 +56,6 @@
 #define MIN_RING_EVENTS dev_dprof_agent_bootstrap_NativeRing_MIN_RING_EVENTS
 #define MAX_RING_EVENTS dev_dprof_agent_bootstrap_NativeRing_MAX_RING_EVENTS
 #define CACHE_LINE 64
-#define HUGE_PAGE ((size_t) 2 << 20)
 
 typedef struct {
     int64_t tick;
@@ -189,16 +187,9 @@ static ring_t *ring_create(void) {
     ring_t *r = (ring_t *) mem;
     memset(r, 0, sizeof(*r));
     void *slots = NULL;
-    size_t bytes = events * sizeof(slot_t);
-    /* A ring of a huge page or more is aligned to one and asked to be backed by huge pages (where
-       transparent huge pages are "madvise"), so its stores do not miss the TLB every 4 KiB;
-       refused or unsupported, it works as before. */
-    if (posix_memalign(&slots, bytes >= HUGE_PAGE ? HUGE_PAGE : CACHE_LINE, bytes) != 0) {
+    if (posix_memalign(&slots, CACHE_LINE, events * sizeof(slot_t)) != 0) {
         free(r);
         return NULL;
-    }
-    if (bytes >= HUGE_PAGE) {
-        madvise(slots, bytes, MADV_HUGEPAGE);
     }
     r->slots = (slot_t *) slots;
     r->mask = events - 1;

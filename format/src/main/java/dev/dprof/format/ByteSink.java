@@ -34,6 +34,34 @@ public final class ByteSink {
         return Arrays.copyOf(bytes, size);
     }
 
+    /**
+     * Makes room for {@code more} bytes and returns the backing array, to be written from
+     * {@link #size()} on by a caller that then calls {@link #skip}: one capacity check for a run
+     * of writes (the batch encoder's loop).
+     */
+    public byte[] reserve(int more) {
+        ensure(more);
+        return bytes;
+    }
+
+    /** Counts {@code n} bytes written directly into the array after {@link #reserve}. */
+    public void skip(int n) {
+        if (n < 0 || size + n > bytes.length) {
+            throw new IndexOutOfBoundsException("skip " + n + " at " + size + " of " + bytes.length);
+        }
+        size += n;
+    }
+
+    /** Writes {@code v} as an unsigned LEB128 varint into {@code b} at {@code pos}; returns the next position. */
+    public static int putVarLong(byte[] b, int pos, long v) {
+        while ((v & ~0x7FL) != 0) {
+            b[pos++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        b[pos++] = (byte) v;
+        return pos;
+    }
+
     public void writeByte(int b) {
         ensure(1);
         bytes[size++] = (byte) b;
@@ -41,11 +69,7 @@ public final class ByteSink {
 
     public void writeVarLong(long v) {
         ensure(10);
-        while ((v & ~0x7FL) != 0) {
-            bytes[size++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        bytes[size++] = (byte) v;
+        size = putVarLong(bytes, size, v);
     }
 
     public void writeSignedVarLong(long v) {
