@@ -63,35 +63,41 @@ public final class EventBatchEncoder {
 
     /**
      * The events of the common batch (real clock, no cpu), byte for byte what the general loop
-     * writes, with one capacity check for the whole batch instead of one per value: the drainer's
+     * writes, with one capacity check per chunk of events instead of one per value: the drainer's
      * hot loop (3.1 instead of 3.8 ns per ENTER/EXIT event, measured on the build host).
      */
     private static void encodeEvents(ByteSink out, ByteBuffer slots, int count) {
-        byte[] b = out.reserve(count * MAX_EVENT_BYTES);
-        int start = out.size();
-        int pos = start;
         long prevTick = 0;
-        for (int i = 0; i < count; i++) {
-            int base = i * SLOT_BYTES;
-            long tick = slots.getLong(base);
-            int header = slots.getInt(base + 8);
-            pos = ByteSink.putVarLong(b, pos, header & 0xFFFF_FFFFL);
-            long delta = tick - prevTick;
-            pos = ByteSink.putVarLong(b, pos, (delta << 1) ^ (delta >> 63));
-            prevTick = tick;
-            int payloads = PAYLOADS[EventCodes.kind(header) & 0xFF];
-            if (payloads > 0) {
-                long a = slots.getLong(base + 16);
-                pos = ByteSink.putVarLong(b, pos, (a << 1) ^ (a >> 63));
-                if (payloads > 1) {
-                    long v = slots.getLong(base + 24);
-                    pos = ByteSink.putVarLong(b, pos, (v << 1) ^ (v >> 63));
+        for (int i = 0; i < count; ) {
+            // Room for a chunk at a time, so the buffer grows only as far as the batch needs.
+            int end = Math.min(count, i + CHUNK_EVENTS);
+            byte[] b = out.reserve((end - i) * MAX_EVENT_BYTES);
+            int start = out.size();
+            int pos = start;
+            for (; i < end; i++) {
+                int base = i * SLOT_BYTES;
+                long tick = slots.getLong(base);
+                int header = slots.getInt(base + 8);
+                pos = ByteSink.putVarLong(b, pos, header & 0xFFFF_FFFFL);
+                long delta = tick - prevTick;
+                pos = ByteSink.putVarLong(b, pos, (delta << 1) ^ (delta >> 63));
+                prevTick = tick;
+                int payloads = PAYLOADS[EventCodes.kind(header) & 0xFF];
+                if (payloads > 0) {
+                    long a = slots.getLong(base + 16);
+                    pos = ByteSink.putVarLong(b, pos, (a << 1) ^ (a >> 63));
+                    if (payloads > 1) {
+                        long v = slots.getLong(base + 24);
+                        pos = ByteSink.putVarLong(b, pos, (v << 1) ^ (v >> 63));
+                    }
                 }
             }
+            out.skip(pos - start);
         }
-        out.skip(pos - start);
     }
 
+    /** Events per capacity check of {@link #encodeEvents}. */
+    private static final int CHUNK_EVENTS = 256;
     /** The most bytes one event takes without truth or cpu: header (5), tick and two payloads (10 each). */
     private static final int MAX_EVENT_BYTES = 5 + 3 * 10;
 
