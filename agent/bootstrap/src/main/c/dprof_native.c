@@ -14,6 +14,19 @@
  *
  * The registry of all rings is a linked list under a mutex, touched only on ring creation,
  * listing and release, never on the hot path.
+ *
+ * The doorbell (await_event / ring_notify): a drainer that found every ring empty may sleep until
+ * the next event instead of waking every drain interval. It sets drainer_idle, then issues
+ * membarrier(PRIVATE_EXPEDITED) and only then looks at every ring's head. A producer, after its
+ * release store of head, loads drainer_idle (relaxed; a compiler barrier keeps the two in order)
+ * and wakes the drainer if it is set. The membarrier puts a full fence into every running thread
+ * of the process, between two of its instructions: a producer whose load of drainer_idle comes
+ * after that point sees 1 and wakes the drainer; one whose load comes before it stored head even
+ * earlier, so the drainer's scan after the membarrier sees the event and does not sleep. Either
+ * way no event waits in a ring for a sleeping drainer, and the producer pays a load and a branch,
+ * not a fence. (The same asymmetric Dekker as liburcu and HotSpot's UseSystemMemoryBarrier.)
+ * Without membarrier (kernels before 4.14) await_event never sleeps and the drainer parks its
+ * interval as before.
  */
 #include <jni.h>
 #include <pthread.h>
@@ -22,6 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cpuid.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 #include "dev_dprof_agent_bootstrap_NativeClock.h"
@@ -79,6 +97,9 @@ static uint64_t released_lost;       /* guarded by registry_lock: lost counts of
 static uint64_t unattached_lost;     /* atomic: events of threads whose ring could not be created */
 
 static int clock_mode;               /* atomic (relaxed): read on every record */
+static int doorbell_ok;              /* membarrier is registered: await_event may sleep */
+static int32_t drainer_idle;         /* futex word: 1 while the drainer sleeps until an event */
+static int32_t wake_permit;          /* a wake that came while the drainer was not asleep */
 static int ring_events = 4096;       /* atomic (relaxed): read when a ring is created */
 
 static inline int64_t read_tick(int32_t *cpu) {
@@ -118,6 +139,30 @@ static inline int ring_put(ring_t *r, int64_t tick, int32_t header, int32_t cpu,
     return 0;
 }
 
+/* Cold and out of line: the probes' fast path must not pay a frame for the system call. */
+static __attribute__((noinline, cold)) void wake_drainer(void) {
+    if (__atomic_exchange_n(&drainer_idle, 0, __ATOMIC_SEQ_CST)) {
+        syscall(SYS_futex, &drainer_idle, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
+}
+
+static __attribute__((noinline, cold)) jint wake_drainer_then(jint stored) {
+    wake_drainer();
+    return stored;
+}
+
+/* After a put: wakes the drainer if it sleeps until an event, and returns the put's result.
+   Costs a load of a line that is written only when the drainer falls asleep or wakes (see the
+   doorbell at the top); the wake is a tail call, so the fast path keeps no value across a call
+   and needs no stack frame. */
+static inline __attribute__((always_inline)) jint ring_notify(jint stored) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (UNLIKELY(__atomic_load_n(&drainer_idle, __ATOMIC_RELAXED))) {
+        return wake_drainer_then(stored);
+    }
+    return stored;
+}
+
 /* Runs on the exiting thread, after the JVM is done with it; no JNI here. */
 static void ring_destructor(void *p) {
     ring_t *r = (ring_t *) p;
@@ -127,6 +172,7 @@ static void ring_destructor(void *p) {
     int64_t tick = read_tick(&cpu);
     ring_put(r, tick, THREAD_END_HEADER, cpu, 0, 0);
     __atomic_store_n(&r->dead, 1, __ATOMIC_RELEASE);
+    ring_notify(0);
 }
 
 static ring_t *ring_create(void) {
@@ -165,23 +211,30 @@ static ring_t *ring_create(void) {
     return r;
 }
 
-static inline jint record(int32_t header, int64_t a, int64_t b) {
-    ring_t *r = tls_ring;
-    int32_t cpu;
-    if (LIKELY(r != NULL)) {
-        int64_t tick = read_tick(&cpu);
-        return ring_put(r, tick, header, cpu, a, b);
-    }
-    r = ring_create();
+/* A thread's first event: creates its ring, stamps THREAD_START. Out of line and cold, so that the
+   fast path below stays a leaf without a stack frame. */
+static __attribute__((noinline, cold)) jint record_first(int32_t header, int64_t a, int64_t b) {
+    ring_t *r = ring_create();
     if (r == NULL) {
         __atomic_add_fetch(&unattached_lost, 1, __ATOMIC_RELAXED);
         return -1;
     }
+    int32_t cpu;
     int64_t tick = read_tick(&cpu);
     ring_put(r, tick, THREAD_START_HEADER, cpu, 0, 0);
     tick = read_tick(&cpu);
     /* A ring holds at least two events, so the first event always fits. */
-    return ring_put(r, tick, header, cpu, a, b) == 0 ? 1 : -1;
+    return ring_notify(ring_put(r, tick, header, cpu, a, b) == 0 ? 1 : -1);
+}
+
+static inline __attribute__((always_inline)) jint record(int32_t header, int64_t a, int64_t b) {
+    ring_t *r = tls_ring;
+    if (UNLIKELY(r == NULL)) {
+        return record_first(header, a, b);
+    }
+    int32_t cpu;
+    int64_t tick = read_tick(&cpu);
+    return ring_notify(ring_put(r, tick, header, cpu, a, b));
 }
 
 static inline ring_t *as_ring(jlong handle) {
@@ -192,6 +245,9 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     (void) vm;
     (void) reserved;
     ring_key_ok = pthread_key_create(&ring_key, ring_destructor) == 0;
+    long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0);
+    doorbell_ok = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)
+            && syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0;
     return JNI_VERSION_1_8;
 }
 
@@ -375,6 +431,43 @@ JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_release(JNIEnv 
     pthread_mutex_unlock(&registry_lock);
     free(r->slots);
     free(r);
+}
+
+/* Whether any ring has events to drain or is dead (to be released); takes the registry lock. */
+static int any_ring_pending(void) {
+    int pending = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (ring_t *r = registry_head; r != NULL && !pending; r = r->next) {
+        pending = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) != r->tail
+                || __atomic_load_n(&r->dead, __ATOMIC_ACQUIRE);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return pending;
+}
+
+JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_awaitEvent(JNIEnv *env, jclass cls,
+                                                                               jlong timeout_nanos) {
+    if (!doorbell_ok || timeout_nanos <= 0) {
+        return JNI_FALSE;
+    }
+    __atomic_store_n(&drainer_idle, 1, __ATOMIC_SEQ_CST);
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0
+            || __atomic_exchange_n(&wake_permit, 0, __ATOMIC_SEQ_CST) || any_ring_pending()) {
+        __atomic_store_n(&drainer_idle, 0, __ATOMIC_SEQ_CST);
+        return JNI_FALSE;
+    }
+    struct timespec timeout = {(time_t) (timeout_nanos / 1000000000), (long) (timeout_nanos % 1000000000)};
+    /* Returns on a wake, on the timeout, on a signal or at once if a producer already cleared the
+       word; every case ends the sleep: a spurious return costs one empty drain, nothing else. */
+    syscall(SYS_futex, &drainer_idle, FUTEX_WAIT_PRIVATE, 1, &timeout, NULL, 0);
+    __atomic_store_n(&drainer_idle, 0, __ATOMIC_SEQ_CST);
+    return JNI_TRUE;
+}
+
+JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_wake(JNIEnv *env, jclass cls) {
+    /* The permit first: a drainer about to sleep sees it, one already asleep is woken. */
+    __atomic_store_n(&wake_permit, 1, __ATOMIC_SEQ_CST);
+    wake_drainer();
 }
 
 JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_totalLost(JNIEnv *env, jclass cls) {

@@ -56,7 +56,7 @@ public final class BenchMain {
                 --json FILE  also write the figures as JSON
                 --quick      short JMH iterations, one fork: a smoke run, not for BENCHMARKS.md
                 --keep       keep the temporary directory (config, queues of the disk run)
-                --ring-events N  the agent's per-thread ring in events (default 2097152, lossless at full
+                --ring-events N  the agent's per-thread ring in events (default 8388608, lossless at full
                              speed; a ring larger than the L2 costs the probe a few ns, see BENCHMARKS.md)
 
             usage: ./dprof bench consolidate [--events N] [--processes P] [--threads T] [--iterations I]

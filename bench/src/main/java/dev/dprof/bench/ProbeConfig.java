@@ -13,11 +13,13 @@ import java.util.List;
 final class ProbeConfig {
     static final String REGION = "bench#instrumented";
     /**
-     * Per-thread ring, in events (32 bytes each: 64 MiB). Large, so that nothing is dropped while
-     * one thread records ~40 M events/s and the drainer shares a 2-core machine; a ring this size
-     * does not fit a core's L2, which costs the probe a few ns (BENCHMARKS.md), see {@code --ring-events}.
+     * Per-thread ring, in events (32 bytes each: 256 MiB). Large, so that nothing is dropped while
+     * one thread records ~40 M events/s and the drainer (≈ 11 ns of CPU per event) shares a loaded
+     * 2-core machine: the ring covers ~0.2 s without the drainer, where 2^21 (~50 ms) lost events
+     * whenever other jobs ran. Any ring past the L2 costs the probe a few ns (BENCHMARKS.md); 2^23
+     * instead of 2^21 adds under 1 ns. See {@code --ring-events}.
      */
-    static final int RING_EVENTS = 1 << 21;
+    static final int RING_EVENTS = 1 << 23;
     static final int DRAIN_INTERVAL_MS = 1;
 
     private ProbeConfig() {

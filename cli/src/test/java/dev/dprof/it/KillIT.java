@@ -15,6 +15,7 @@ import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.ForkedJvm.Running;
+import dev.dprof.it.app.BurstApp;
 import dev.dprof.it.app.CountingApp;
 import dev.dprof.it.app.SpinApp;
 import java.io.IOException;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KillIT {
     static final int DRAIN_MS = 5;
     static final long SLACK_MS = 750;
+    static final long AFTER_BURST_MS = 300;
 
     @Test
     void killedProcessLeavesAReadableQueue(@TempDir Path tmp) throws Exception {
@@ -98,6 +100,39 @@ class KillIT {
         assertTrue(stats.problems().stream().anyMatch(p -> p.contains("did not end normally")), stats.problems()::toString);
         RegionStats step = stats.regions().stream().filter(r -> r.name().equals("spin.step")).findFirst().orElseThrow();
         assertTrue(step.count() >= enters - 1 && step.count() <= enters, "complete calls: " + step.count());
+    }
+
+    /**
+     * The drainer of a process that records nothing sleeps until the next event instead of waking
+     * every interval (its sleep grows to a second while idle). The event that ends a long idle
+     * stretch must still be on disk one drain interval later: here a burst after 4 s of silence,
+     * killed {@value #AFTER_BURST_MS} ms after it was recorded. A drainer that only woke on its
+     * timeout would have missed it most of the time.
+     */
+    @Test
+    void eventsAfterAnIdleStretchAreOnDiskWithinTheInterval(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        Path config = ForkedJvm.config(tmp, """
+                drainIntervalMs: %d
+                regions:
+                  - {name: burst.step, class: dev.dprof.it.app.BurstApp, method: step}
+                """.formatted(DRAIN_MS));
+        Running app = ForkedJvm.app(BurstApp.class, tmp).agent(config, out).start();
+        app.awaitLine("ready");
+        Thread.sleep(1000);
+        app.println("go");
+        app.awaitLine("burst 1");
+        Thread.sleep(4000);
+        app.println("go");
+        app.awaitLine("burst 2");
+        Thread.sleep(AFTER_BURST_MS);
+        Output output = app.kill();
+        assertEquals(137, output.exitCode(), output::toString);
+
+        Recording run = Recording.readOnly(out);
+        assertEquals(List.of(), run.problems());
+        assertEquals(2L * BurstApp.CALLS, run.count("burst.step", EventKind.ENTER), "both bursts are on disk");
+        assertEquals(2L * BurstApp.CALLS, run.count("burst.step", EventKind.EXIT));
     }
 
     /**

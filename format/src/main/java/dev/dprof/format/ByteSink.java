@@ -37,6 +37,37 @@ public final class ByteSink {
         return Arrays.copyOf(bytes, size);
     }
 
+    /**
+     * Makes room for {@code more} bytes, so that a record of bounded size can be written with the
+     * unchecked {@code put} methods, or directly into the returned backing array from {@link #size()}
+     * on by a caller that then calls {@link #skip}: one capacity check per record or run of writes
+     * instead of one per field.
+     */
+    public byte[] reserve(int more) {
+        if (size + more > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+        }
+        return bytes;
+    }
+
+    /** Counts {@code n} bytes written directly into the array after {@link #reserve}. */
+    public void skip(int n) {
+        if (n < 0 || size + n > bytes.length) {
+            throw new IndexOutOfBoundsException("skip " + n + " at " + size + " of " + bytes.length);
+        }
+        size += n;
+    }
+
+    /** Writes {@code v} as an unsigned LEB128 varint into {@code b} at {@code pos}; returns the next position. */
+    public static int putVarLong(byte[] b, int pos, long v) {
+        while ((v & ~0x7FL) != 0) {
+            b[pos++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        b[pos++] = (byte) v;
+        return pos;
+    }
+
     public void writeByte(int b) {
         reserve(1);
         putByte(b);
@@ -51,16 +82,6 @@ public final class ByteSink {
         writeVarLong((v << 1) ^ (v >> 63));
     }
 
-    /**
-     * Makes room for {@code more} bytes, so that a record of bounded size can be written with the
-     * unchecked {@code put} methods below: one capacity check per record instead of one per field.
-     */
-    public void reserve(int more) {
-        if (size + more > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
-        }
-    }
-
     /** {@link #writeByte} without the capacity check: only within what {@link #reserve} made room for. */
     public void putByte(int b) {
         bytes[size++] = (byte) b;
@@ -68,11 +89,7 @@ public final class ByteSink {
 
     /** {@link #writeVarLong} without the capacity check (at most {@value #MAX_VARINT_BYTES} bytes). */
     public void putVarLong(long v) {
-        while ((v & ~0x7FL) != 0) {
-            bytes[size++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        bytes[size++] = (byte) v;
+        size = putVarLong(bytes, size, v);
     }
 
     /** {@link #writeSignedVarLong} without the capacity check. */

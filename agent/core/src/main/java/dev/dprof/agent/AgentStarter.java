@@ -33,6 +33,8 @@ import java.util.Optional;
  */
 final class AgentStarter {
     static final String VERSION = "0.1.0";
+    /** How long the start waits for the drainer's header and warm-up (its own budget is 1.5 s). */
+    private static final long WARM_WAIT_MS = 3000;
 
     /**
      * Where this JVM records, once profiling has started. A second start (attaching twice, or
@@ -93,9 +95,11 @@ final class AgentStarter {
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
-        new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(), header,
-                AgentStarter::warn).start();
+        Drainer drainer = new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(),
+                header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
+        drainer.start();
         recording = dir;
+        awaitWarm(drainer);
         config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         weaver.install(inst);
@@ -103,6 +107,20 @@ final class AgentStarter {
             warn(clockLine);
         }
         warn("recording " + table.size() + " regions to " + dir + (attached ? " (attached)" : ""));
+    }
+
+    /**
+     * Lets the drainer compile its path and the probes before the application runs (see
+     * {@link Drainer}); nothing is woven yet, so no application event waits meanwhile.
+     */
+    private static void awaitWarm(Drainer drainer) {
+        try {
+            if (!drainer.awaitWarm(WARM_WAIT_MS)) {
+                warn("warm-up still running after " + WARM_WAIT_MS + " ms; starting the application anyway");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Calibrates the probes' clock domain against the YAML's base on a daemon thread; never throws. */

@@ -71,6 +71,17 @@ public final class NativeRing {
     /** Frees a dead, fully drained ring; does nothing to a ring that is alive or has pending events. */
     public static native void release(long ring);
 
+    /**
+     * Sleeps until the next event is recorded in any ring, {@link #wake} is called, or
+     * {@code timeoutNanos} pass. Returns false at once, without sleeping, if a ring has pending
+     * events or has a dead thread, if a wake came since the last call, or if the kernel lacks
+     * {@code membarrier} (then the caller must poll). One consumer thread only.
+     */
+    public static native boolean awaitEvent(long timeoutNanos);
+
+    /** Ends an {@link #awaitEvent} in progress, or makes the next one return at once. */
+    public static native void wake();
+
     /** Events lost by all rings ever, including released rings and threads whose ring could not be allocated. */
     public static native long totalLost();
 }

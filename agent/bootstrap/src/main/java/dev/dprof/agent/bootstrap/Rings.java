@@ -170,6 +170,23 @@ public final class Rings {
         }
     }
 
+    /**
+     * Sleeps until a probe records the next event (or {@link #wakeConsumer}, or the timeout), for
+     * a drainer that found every ring empty. Returns false without sleeping when it cannot wait
+     * for events — the Java rings, a kernel without {@code membarrier}, or events already pending
+     * — and the caller then polls at its interval.
+     */
+    public static boolean awaitEvent(long timeoutNanos) {
+        return NATIVE && NativeRing.awaitEvent(timeoutNanos);
+    }
+
+    /** Ends the drainer's {@link #awaitEvent}, or makes its next one return at once. */
+    public static void wakeConsumer() {
+        if (NATIVE) {
+            NativeRing.wake();
+        }
+    }
+
     static synchronized void drainJava(RingVisitor v, ByteBuffer scratch) {
         checkScratch(scratch);
         JavaRing.drainAll(v, scratch);

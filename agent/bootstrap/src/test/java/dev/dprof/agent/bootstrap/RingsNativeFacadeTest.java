@@ -5,9 +5,11 @@ import dev.dprof.format.EventCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,5 +95,55 @@ class RingsNativeFacadeTest {
         assertTrue(c.hasEnded(ended.getId()));
         assertEquals(List.of(1, 10), c.of(alive.getId()).stream().map(Slot::kind).toList());
         assertFalse(c.hasEnded(alive.getId()), "a live thread has not ended");
+    }
+
+    /** Longer than any test may take: a sleep that ends only by its timeout fails the test. */
+    private static final long FOREVER_NANOS = 600_000_000_000L;
+    private static final Duration LIVENESS = Duration.ofSeconds(60);
+
+    @Test
+    void noSleepWhileEventsArePending() {
+        Rings.record(EventCodes.header(10, 5));
+        assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitEvent(FOREVER_NANOS)),
+                "a pending event: the consumer must drain, not sleep");
+    }
+
+    @Test
+    void aWakeBeforeTheSleepIsNotLost() {
+        Rings.wakeConsumer();
+        assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitEvent(FOREVER_NANOS)));
+    }
+
+    /**
+     * Once every ring is drained the consumer sleeps; the next event, recorded by another thread
+     * that may come before or after the sleep began, ends it.
+     */
+    @Test
+    void theNextEventEndsTheSleep() throws Exception {
+        Collector c = new Collector();
+        ByteBuffer scratch = ByteBuffer.allocateDirect(4096);
+        Thread late = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Rings.record(EventCodes.header(10, 6));
+        }, "doorbell");
+        assertTimeoutPreemptively(LIVENESS, () -> {
+            Rings.drain(c, scratch);
+            late.start();
+            // Returns at once while something is pending (e.g. an ended thread's ring), so drain again.
+            while (!Rings.awaitEvent(FOREVER_NANOS)) {
+                Rings.drain(c, scratch);
+                if (c.of(late.getId()).stream().anyMatch(e -> e.kind() == 10)) {
+                    break;
+                }
+                Thread.sleep(1);
+            }
+            late.join();
+            Rings.drain(c, scratch);
+        }, "the event must end the sleep");
+        assertEquals(List.of(1, 10), c.of(late.getId()).stream().map(Slot::kind).limit(2).toList());
     }
 }

@@ -5,67 +5,89 @@ import dev.dprof.agent.bootstrap.RingVisitor;
 import dev.dprof.agent.bootstrap.Rings;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.clock.DomainClock;
-import dev.dprof.format.ByteSink;
-import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
-import dev.dprof.format.ThreadInfo;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.HashSet;
-import java.util.Set;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
  * Moves events from the per-thread rings to the process's queue, off the application's threads:
- * every {@code drainIntervalMs} (at once again while rings were found full), each thread's
- * pending events become one compact batch document. So after a {@code kill -9}, everything
- * older than one interval is on disk.
+ * each thread's pending events become one compact batch document. So after a {@code kill -9},
+ * every event older than one {@code drainIntervalMs} is on disk: while events come, the drainer
+ * looks every interval (at once again while rings were found full); after a few passes that found
+ * every ring empty it sleeps until a probe records the next event, which wakes it
+ * ({@link Rings#awaitEvent}, with the bounded {@link Backoff} as the timeout), so an idle process
+ * costs almost no wake-ups. Where
+ * that is not possible (the Java rings, an old kernel) it polls every interval.
  *
  * <p>Before the first batch it writes the process header, with the nominal tick rate and the
  * probe cost measured here, on this thread: the measuring probes go to this thread's own ring,
- * whose events are never written.
+ * whose events are never written to the process's queue. Then it warms itself up: it records
+ * probe events of every kind on this thread and drains them through its own path into a scratch
+ * queue in a temporary directory, deleted afterwards, until the JIT has compiled that path; the
+ * agent waits for this before {@code main} ({@link #awaitWarm}), so the compilation is not paid
+ * inside the application's run. The warm-up is optional ({@code warmDir} null skips it).
  *
  * <h2>Implementation notes</h2>
  * One instance, one thread: it is the single consumer the rings require. Encoding reuses one
- * {@link ByteSink} and one direct scratch buffer, so draining allocates only per new thread.
+ * {@link dev.dprof.format.ByteSink} and one direct scratch buffer, so draining allocates only per
+ * new thread.
  */
 public final class Drainer implements RingVisitor, Runnable {
     private static final int SCRATCH_EVENTS = 8192;
     private static final int COST_ROUNDS = 10;
+    /** Drain passes of the warm-up: enough for C2 to compile the drain, encode and append path. */
+    static final int WARM_PASSES = 12_000;
+    /** The warm-up stops early after this long, e.g. on a machine too loaded for it. */
+    static final long WARM_BUDGET_NANOS = 1_500_000_000L;
+    /** Every so many warm-up passes, a batch of a thread not seen before. */
+    private static final int NEW_THREAD_EVERY = 500;
 
     private final QueueSink sink;
     private final RegionTable regions;
     private final DomainClock clock;
     private final boolean withCpu;
-    private final int intervalMs;
     private final int ringEvents;
     private final HeaderFactory header;
     private final Consumer<String> warn;
-    private final ByteSink record = new ByteSink(1 << 16);
+    private final Path warmDir;
+    /** The process's queue; the scratch queue during the warm-up. */
+    private BatchWriter out;
+    private final Backoff backoff;
+    private final CountDownLatch warm = new CountDownLatch(1);
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_EVENTS * Rings.SLOT_BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
-    private final Set<Long> namedThreads = new HashSet<>();
     private volatile boolean running = true;
     private volatile Thread thread;
     private long ownThreadId = -1;
-    private long written;
-    private long refused;
     private boolean sawFullScratch;
+    private long passEvents;
 
+    /**
+     * @param warmDir where the warm-up creates (and deletes) its scratch queue; null to skip the warm-up
+     */
     public Drainer(QueueSink sink, RegionTable regions, DomainClock clock, boolean withCpu, int intervalMs,
-                   int ringEvents, HeaderFactory header, Consumer<String> warn) {
+                   int ringEvents, HeaderFactory header, Path warmDir, Consumer<String> warn) {
         this.sink = sink;
         this.regions = regions;
         this.clock = clock;
         this.withCpu = withCpu;
-        this.intervalMs = intervalMs;
         this.ringEvents = ringEvents;
         this.header = header;
+        this.warmDir = warmDir;
         this.warn = warn;
+        this.out = new BatchWriter(sink, clock.simulated().orElse(null), withCpu, warn);
+        this.backoff = new Backoff(intervalMs * 1_000_000L);
     }
 
     /** Builds the header once the drainer has measured what it needs. */
@@ -83,12 +105,21 @@ public final class Drainer implements RingVisitor, Runnable {
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "dprof-shutdown"));
     }
 
+    /**
+     * Waits until the header is written and the warm-up is over (or has failed, or the drainer
+     * stopped), at most {@code timeoutMs}; true if it was over in time.
+     */
+    public boolean awaitWarm(long timeoutMs) throws InterruptedException {
+        return warm.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
     /** Ends the drainer after a last drain and the end record; waits up to 5 s. */
     public void stop() {
         running = false;
         Thread t = thread;
         if (t != null) {
             LockSupport.unpark(t);
+            Rings.wakeConsumer();
             try {
                 t.join(5000);
             } catch (InterruptedException e) {
@@ -102,11 +133,18 @@ public final class Drainer implements RingVisitor, Runnable {
         ownThreadId = Thread.currentThread().getId();
         try {
             writeHeader();
+            warmUp();
+            warm.countDown();
             while (running) {
                 sawFullScratch = false;
+                passEvents = 0;
                 drainOnce(false);
-                if (!sawFullScratch) {
-                    LockSupport.parkNanos(intervalMs * 1_000_000L);
+                if (sawFullScratch) {
+                    continue;
+                }
+                backoff.pass(passEvents > 0);
+                if (!backoff.idle() || !Rings.awaitEvent(backoff.waitNanos())) {
+                    LockSupport.parkNanos(backoff.intervalNanos());
                 }
             }
             drainOnce(true);
@@ -114,6 +152,7 @@ public final class Drainer implements RingVisitor, Runnable {
         } catch (Throwable t) {
             warn.accept("profiling stopped: " + t + "; the application runs on, events from now on are lost");
         } finally {
+            warm.countDown();
             sink.close();
         }
     }
@@ -121,9 +160,8 @@ public final class Drainer implements RingVisitor, Runnable {
     private void writeHeader() throws InterruptedException {
         double hz = TickRate.measure(clock::now, 10);
         long costX1024 = measureProbeCost();
-        record.clear();
-        header.create(hz, costX1024).encode(record);
-        sink.append(record);
+        header.create(hz, costX1024).encode(out.start());
+        out.append(0);
         writeProbeCostMarker(costX1024);
     }
 
@@ -152,19 +190,74 @@ public final class Drainer implements RingVisitor, Runnable {
         slot.putInt(8, EventCodes.PROBE_COST);
         slot.putLong(16, costX1024);
         slot.putLong(24, 2L * COST_ROUNDS);
-        // Named first: naming reuses the one record buffer, so it must not come between encode and append.
-        nameThread(ownThreadId, Thread.currentThread().getName());
-        record.clear();
-        EventBatchEncoder.encode(record, ownThreadId, slot, 1, clock.simulated().orElse(null), withCpu);
-        append(record, 1);
+        out.nameThread(ownThreadId, Thread.currentThread().getName());
+        out.batch(ownThreadId, slot, 1);
+    }
+
+    /**
+     * Runs the probes and this drainer's whole path (ring drain, encoder, Chronicle append) until
+     * the JIT has compiled them, into a scratch queue that is deleted afterwards. The path is
+     * taken exactly as later, branch for branch, so that the compiled code does not meet an
+     * untaken branch (and deoptimize) once the application's events come: for the warm-up the
+     * writer is swapped for the scratch queue's and this thread counts as an application thread
+     * (events of other threads cannot exist yet: nothing is woven before the warm-up ends), and
+     * now and then a batch comes from a thread not seen before. Rounds stay far below the ring's
+     * size, so nothing is lost. Never throws: without a warm-up the agent only starts slower.
+     */
+    private void warmUp() {
+        if (warmDir == null) {
+            return;
+        }
+        Path dir = warmDir.resolve("dprof-warmup-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        BatchWriter real = out;
+        long self = ownThreadId;
+        try {
+            Files.createDirectory(dir);
+            try (QueueSink scratchSink = QueueSink.open(dir)) {
+                out = new BatchWriter(scratchSink, clock.simulated().orElse(null), withCpu, warn);
+                ownThreadId = -1;
+                ProbeWarmup probes = new ProbeWarmup(Math.max(1, Math.min(8, ringEvents / (4 * ProbeWarmup.EVENTS_PER_ROUND))));
+                long deadline = System.nanoTime() + WARM_BUDGET_NANOS;
+                for (int pass = 0; pass < WARM_PASSES && running && System.nanoTime() - deadline < 0; pass++) {
+                    probes.rounds(1 + pass % probes.maxRounds());
+                    // Not drainOnce: the region table belongs in the process's queue.
+                    Rings.drain(this, scratch);
+                    if (pass % NEW_THREAD_EVERY == 0) {
+                        // A thread seen for the first time, as the application's threads will be:
+                        // the last drained slot again, under an id no thread has.
+                        out.batch(-2 - pass, scratch, 1);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            warn.accept("warm-up skipped (" + e + "); the drainer compiles while the application runs");
+        } finally {
+            out = real;
+            ownThreadId = self;
+            deleteFlat(dir);
+        }
+    }
+
+    /** Deletes a directory and the files in it (a queue directory has no subdirectories). */
+    private static void deleteFlat(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path f : files) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException | RuntimeException e) {
+            // A leftover scratch queue in the temporary directory harms nothing.
+        }
     }
 
     /** Writes new regions, then every ring's pending events; {@code last} at shutdown (see {@link Rings#drainLast}). */
     private void drainOnce(boolean last) {
         for (RegionInfo r = regions.pollUnwritten(); r != null; r = regions.pollUnwritten()) {
-            record.clear();
-            r.encode(record);
-            append(record, 0);
+            r.encode(out.start());
+            out.append(0);
         }
         if (last) {
             Rings.drainLast(this, scratch);
@@ -175,54 +268,33 @@ public final class Drainer implements RingVisitor, Runnable {
 
     @Override
     public void batch(long threadId, ByteBuffer slots, int count, long lostSoFar, boolean threadEnded) {
-        if (count == 0 || threadId == ownThreadId) {
+        if (count == 0) {
             return;
         }
         if (count == SCRATCH_EVENTS) {
             sawFullScratch = true;
         }
-        if (!namedThreads.contains(threadId)) {
-            String name = Rings.threadName(threadId);
-            nameThread(threadId, name == null ? "thread-" + threadId : name);
-        }
-        record.clear();
-        EventBatchEncoder.encode(record, threadId, slots, count, clock.simulated().orElse(null), withCpu);
-        append(record, count);
-    }
-
-    private void nameThread(long threadId, String name) {
-        namedThreads.add(threadId);
-        record.clear();
-        new ThreadInfo(threadId, name).encode(record);
-        append(record, 0);
-    }
-
-    private void append(ByteSink bytes, int events) {
-        if (sink.append(bytes)) {
-            written += events;
-        } else {
-            if (refused == 0) {
-                warn.accept(sink.refusal() + "; events from now on are counted as lost");
-            }
-            refused += events;
+        if (threadId != ownThreadId) {
+            passEvents += count;
+            out.batch(threadId, slots, count);
         }
     }
 
     private void writeEnd() {
         long ringLost = Rings.totalLost();
         long failed = Probes.failures();
+        long refused = out.refused();
         StringBuilder reason = new StringBuilder();
         if (ringLost > 0) {
             reason.append("per-thread buffers full: ").append(ringLost);
         }
         if (refused > 0) {
-            reason.append(reason.length() > 0 ? "; " : "").append(sink.refusal()).append(": ").append(refused);
+            reason.append(reason.length() > 0 ? "; " : "").append(out.refusal()).append(": ").append(refused);
         }
         if (failed > 0) {
             reason.append(reason.length() > 0 ? "; " : "").append("failed probes: ").append(failed);
         }
-        record.clear();
-        new ProcessEnd(clock.now(), written, ringLost + refused + failed, reason.toString()).encode(record);
-        sink.forceAppend(record);
+        new ProcessEnd(clock.now(), out.written(), ringLost + refused + failed, reason.toString()).encode(out.start());
+        out.appendLast();
     }
 }

@@ -1,0 +1,55 @@
+package dev.dprof.agent.sink;
+
+/**
+ * How long the drainer waits between two passes over the rings. While events come it polls every
+ * drain interval, the bound documented for {@code kill -9}. Once {@link #POLLS_BEFORE_SLEEP} passes
+ * in a row found every ring empty, it may instead sleep until the next event wakes it (see
+ * {@code Rings.awaitEvent}); that sleep ends anyway after the interval, doubled for every further
+ * empty pass, at most {@link #MAX_SLEEP_NANOS}, so that ended threads are still released without
+ * a wake-up. The growth only decides how often an idle process is looked at without cause; it
+ * never delays an event, since every event wakes a sleeping drainer.
+ *
+ * <p>Why poll first: falling asleep costs a {@code membarrier} (a fence on every CPU running the
+ * process) and the event that ends the sleep costs its thread a {@code futex} wake. For events a
+ * few intervals apart, plain polling is cheaper; only a silence of several intervals pays back.
+ */
+final class Backoff {
+    static final int POLLS_BEFORE_SLEEP = 4;
+    static final long MAX_SLEEP_NANOS = 1_000_000_000L;
+
+    private final long intervalNanos;
+    private int emptyPasses;
+
+    Backoff(long intervalNanos) {
+        if (intervalNanos <= 0) {
+            throw new IllegalArgumentException("interval must be positive: " + intervalNanos);
+        }
+        this.intervalNanos = intervalNanos;
+    }
+
+    /** Records a pass over the rings; {@code wroteEvents} whether it found any. */
+    void pass(boolean wroteEvents) {
+        emptyPasses = wroteEvents ? 0 : emptyPasses + 1;
+    }
+
+    /** Whether the drainer may sleep until the next event: the last few passes found every ring empty. */
+    boolean idle() {
+        return emptyPasses >= POLLS_BEFORE_SLEEP;
+    }
+
+    /**
+     * The next wait: one interval, and while idle one interval doubled for every empty pass beyond
+     * the first idle one, at most {@link #MAX_SLEEP_NANOS} (or the interval, if that is longer).
+     */
+    long waitNanos() {
+        long wait = intervalNanos;
+        for (int k = POLLS_BEFORE_SLEEP; k < emptyPasses && wait < MAX_SLEEP_NANOS; k++) {
+            wait *= 2;
+        }
+        return Math.max(intervalNanos, Math.min(wait, MAX_SLEEP_NANOS));
+    }
+
+    long intervalNanos() {
+        return intervalNanos;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.dprof.agent.sink;
+
+import dev.dprof.agent.bootstrap.Rings;
+import dev.dprof.clock.SimulatedClock;
+import dev.dprof.format.ByteSink;
+import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.ThreadInfo;
+import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Turns drained slots into documents of one queue: names each thread before its first batch,
+ * encodes the batch, appends it, and counts what was written and what the sink refused. The
+ * drainer has one for the process's queue, its warm-up one for a scratch queue, so the warm-up
+ * runs exactly the code the drainer runs later.
+ *
+ * <h2>Implementation notes</h2>
+ * One thread uses an instance. Encoding reuses one {@link ByteSink}, so writing allocates only
+ * per new thread.
+ */
+final class BatchWriter {
+    private final QueueSink sink;
+    private final SimulatedClock simulated;
+    private final boolean withCpu;
+    private final Consumer<String> warn;
+    private final ByteSink record = new ByteSink(1 << 16);
+    private final Set<Long> namedThreads = new HashSet<>();
+    private long written;
+    private long refused;
+
+    BatchWriter(QueueSink sink, SimulatedClock simulated, boolean withCpu, Consumer<String> warn) {
+        this.sink = sink;
+        this.simulated = simulated;
+        this.withCpu = withCpu;
+        this.warn = warn;
+    }
+
+    /** Appends one batch of {@code count} slots of thread {@code threadId}, naming the thread first if new. */
+    void batch(long threadId, ByteBuffer slots, int count) {
+        if (!namedThreads.contains(threadId)) {
+            nameThread(threadId, Rings.threadName(threadId));
+        }
+        EventBatchEncoder.encode(start(), threadId, slots, count, simulated, withCpu);
+        append(count);
+    }
+
+    /** Names a thread; its batches must come after this. */
+    void nameThread(long threadId, String name) {
+        namedThreads.add(threadId);
+        new ThreadInfo(threadId, name == null ? "thread-" + threadId : name).encode(start());
+        append(0);
+    }
+
+    /** The emptied buffer of the next record; {@link #append} or {@link #appendLast} writes it. */
+    ByteSink start() {
+        record.clear();
+        return record;
+    }
+
+    /** Appends the closing record even if the sink refuses others (see {@link QueueSink#forceAppend}). */
+    void appendLast() {
+        sink.forceAppend(record);
+    }
+
+    /** Appends the record built since {@link #start}, which carries {@code events} events (0 for metadata). */
+    void append(int events) {
+        if (sink.append(record)) {
+            written += events;
+        } else {
+            if (refused == 0) {
+                warn.accept(sink.refusal() + "; events from now on are counted as lost");
+            }
+            refused += events;
+        }
+    }
+
+    long written() {
+        return written;
+    }
+
+    long refused() {
+        return refused;
+    }
+
+    String refusal() {
+        return sink.refusal();
+    }
+}
