@@ -85,7 +85,7 @@ class PerfettoBoundedMemoryTest {
         }
         Profile.writeInfo(dir, new ProfileInfo(ProfileInfo.FORMAT_VERSION, "none", "none (test)", "ref", 1e9, null,
                 false, List.of(new ProfileInfo.Process(0, "host", 1, "ref", "REFERENCE", 1e9, 0, null, 0, true, "1/1",
-                        "1/1", 1, 1, null)), streams, regions, new ProfileInfo.Messages(0, 0, 0, 0, 0, 0, 0), EVENTS, 0,
+                        "1/1", 1, 1, null, null)), streams, regions, new ProfileInfo.Messages(0, 0, 0, 0, 0, 0, 0), EVENTS, 0,
                 0, List.of()));
     }
 }
