@@ -22,13 +22,13 @@ final class CausalAnalysis {
     record Replays(CausalReplay.Result bounds, CausalReplay.Result truth) {
     }
 
-    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, LatencyFloors floors)
+    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, CausalFacts floors)
             throws ProfileException {
         return replay(profile, cuts, from, to, -1, floors);
     }
 
     /** The same, with the latency of region {@code latency}'s instances (-1: none). */
-    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, int latency, LatencyFloors floors)
+    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, int latency, CausalFacts floors)
             throws ProfileException {
         CausalReplay.Result bounds = CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.BOUNDS, floors);
         CausalReplay.Result truth = profile.info().truth()
@@ -63,7 +63,7 @@ final class CausalAnalysis {
     }
 
     /** Every region, and every dynamic instance of those that have them, cut by {@code fraction}. */
-    static List<Cut> everyRegion(ProfileInfo info, LatencyFloors floors, double fraction) {
+    static List<Cut> everyRegion(ProfileInfo info, CausalFacts floors, double fraction) {
         List<Cut> cuts = new ArrayList<>();
         Map<Integer, Set<Long>> instances = floors.instances();
         for (ProfileInfo.Region r : info.regions()) {

@@ -29,9 +29,13 @@ import java.util.TreeMap;
  * weight {@code t(v) − t(p)} (inelastic: a cut shortens it only by the share of the cut region).
  * A matched {@code RECEIVE} and a {@code BARRIER_EXIT} whose instance has enters are joins: the
  * event happens {@code c} after the last of its predecessors — its own thread's previous event
- * {@code p}, and the send (the barrier's enters) plus the latency floor λ ({@link LatencyFloors}) —
+ * {@code p}, and the send (the barrier's enters) plus the latency floor λ ({@link CausalFacts}) —
  * {@code t(v) = max(t(p), t(q_j) + λ) + c}, where {@code c ≥ 0} is fixed and the edges from the
  * predecessors are elastic: how long the event waited is whatever the new times make it.
+ *
+ * <p>A send that blocked until its reader started reading (flow control; {@link CausalFacts}
+ * finds them) makes the sender's next event a join too, with the reader's event: the dependency
+ * in the other direction, which no single event records.
  *
  * <h2>The reduction</h2>
  * With {@code R(v) = t(v) − t'(v)}, how much earlier v happens after the cut:
@@ -141,6 +145,8 @@ final class CausalReplay {
         Vertex latencyEnter;
         long latencyEnterTick;
         long latencyEnterTruth;
+        /** Events of this thread replayed so far. */
+        long events;
 
         ThreadState(int process) {
             this.process = process;
@@ -224,7 +230,7 @@ final class CausalReplay {
     private long latencyHi;
     private final long[] latencyGainLo;
     private final long[] latencyGainHi;
-    private final LatencyFloors floors;
+    private final CausalFacts floors;
     private final int buckets;
     private final int communication;
     private final int outside;
@@ -244,9 +250,12 @@ final class CausalReplay {
     private Vertex[] parts = new Vertex[8];
     private final long[] range = new long[2];
     private final Vertex scratch;
+    /** The readers that blocking sends waited for ({@link CausalFacts#waitsFor}), kept until the sender's next event. */
+    private final Map<Long, Vertex> readers = new HashMap<>();
+    private final java.util.Set<Long> readerKeys;
 
     private CausalReplay(ProfileInfo info, Rates rates, List<Cut> cuts, int from, int to, int latency, View view,
-                         LatencyFloors floors) {
+                         CausalFacts floors) {
         this.view = view;
         this.cuts = cuts;
         this.cutNumerator = new long[cuts.size()];
@@ -286,6 +295,7 @@ final class CausalReplay {
             }
         }
         this.messages = new MessageMatcher<>(info);
+        this.readerKeys = new java.util.HashSet<>(floors.waitsFor().values());
         this.scratch = new Vertex(-1, cuts.size(), buckets);
     }
 
@@ -295,13 +305,13 @@ final class CausalReplay {
      * @param from the region whose first enter on each thread starts the span, or -1: each thread's first event
      * @param to   the region whose last exit on each thread ends the span, or -1: each thread's last event
      */
-    static Result run(Profile profile, List<Cut> cuts, int from, int to, View view, LatencyFloors floors)
+    static Result run(Profile profile, List<Cut> cuts, int from, int to, View view, CausalFacts floors)
             throws ProfileException {
         return run(profile, cuts, from, to, -1, view, floors);
     }
 
     /** The same, with the latency of region {@code latency}'s instances (-1: none). */
-    static Result run(Profile profile, List<Cut> cuts, int from, int to, int latency, View view, LatencyFloors floors)
+    static Result run(Profile profile, List<Cut> cuts, int from, int to, int latency, View view, CausalFacts floors)
             throws ProfileException {
         ProfileInfo info = profile.info();
         Rates rates = new Rates(info);
@@ -360,6 +370,7 @@ final class CausalReplay {
         t.truth = e.truth;
         enterOrExit(e, t);
         retain(e, t);
+        t.events++;
     }
 
     /** An enter or exit of the latency region: the outermost instance's duration and reductions. */
@@ -404,6 +415,13 @@ final class CausalReplay {
     private int predecessors(ProfileEvent e, ThreadState t) {
         int n = 0;
         put(n++, t.head, 0);
+        Long reader = floors.waitsFor().get(CausalFacts.key(e.stream, t.events));
+        if (reader != null) {
+            Vertex started = readers.remove(reader);
+            if (started != null) {
+                put(n++, started, 0);
+            }
+        }
         if (e.kind == EventKind.RECEIVE) {
             Vertex sent = messages.receive(e);
             if (sent != null) {
@@ -555,6 +573,12 @@ final class CausalReplay {
     }
 
     private void retain(ProfileEvent e, ThreadState t) {
+        if (!readerKeys.isEmpty()) {
+            long key = CausalFacts.key(e.stream, t.events);
+            if (readerKeys.contains(key)) {
+                readers.put(key, t.head.copy());
+            }
+        }
         switch (e.kind) {
             case SEND -> messages.send(e, t.head.copy());
             case BARRIER_ENTER -> barriers.computeIfAbsent(new BarrierKey(e.region, e.a), k -> new BarrierInstance())

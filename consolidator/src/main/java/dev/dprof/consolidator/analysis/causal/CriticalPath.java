@@ -39,7 +39,7 @@ public final class CriticalPath {
 
     public static Result compute(Profile profile) throws ProfileException {
         ProfileInfo info = profile.info();
-        LatencyFloors floors = LatencyFloors.measure(profile);
+        CausalFacts floors = CausalFacts.measure(profile);
         List<Cut> cuts = CausalAnalysis.everyRegion(info, floors, 1.0);
         CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, -1, -1, floors);
         CausalReplay.Result b = replays.bounds();

@@ -56,7 +56,7 @@ public final class WhatIf {
         for (double f : fractions) {
             cuts.add(CausalAnalysis.cut(info, region, f));
         }
-        return run(profile, cuts, from, to, CausalAnalysis.regionIndex(info, latency), LatencyFloors.measure(profile));
+        return run(profile, cuts, from, to, CausalAnalysis.regionIndex(info, latency), CausalFacts.measure(profile));
     }
 
     private static LatencySpeedup latency(ProfileInfo info, CausalReplay.Latency bounds, CausalReplay.Latency truth, int k) {
@@ -73,7 +73,7 @@ public final class WhatIf {
 
     /** Every region and dynamic instance cut by {@code fraction}, the largest sure gain first. */
     public static Result rank(Profile profile, double fraction, String from, String to) throws ProfileException {
-        LatencyFloors floors = LatencyFloors.measure(profile);
+        CausalFacts floors = CausalFacts.measure(profile);
         Result r = run(profile, CausalAnalysis.everyRegion(profile.info(), floors, fraction), from, to, -1, floors);
         List<Prediction> ranked = new ArrayList<>(r.predictions());
         ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
@@ -94,11 +94,11 @@ public final class WhatIf {
                 cuts.add(CausalAnalysis.cut(info, region, f));
             }
         }
-        return run(profile, cuts, from, to, -1, LatencyFloors.measure(profile));
+        return run(profile, cuts, from, to, -1, CausalFacts.measure(profile));
     }
 
     private static Result run(Profile profile, List<Cut> cuts, String from, String to, int latency,
-                              LatencyFloors floors) throws ProfileException {
+                              CausalFacts floors) throws ProfileException {
         ProfileInfo info = profile.info();
         CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, CausalAnalysis.regionIndex(info, from),
                 CausalAnalysis.regionIndex(info, to), latency, floors);

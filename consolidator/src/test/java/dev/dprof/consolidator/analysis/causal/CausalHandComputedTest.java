@@ -237,6 +237,42 @@ class CausalHandComputedTest {
         assertEquals(50.0 / 140, latency.truth(), 1e-12);
     }
 
+    /**
+     * A blocking send: t0 sends k1 at 10, but its write returns only when t1 reads it at 98 (t1 is
+     * busy in "slow" until 95); t0 goes on at 100. A first message k0 (sent 5, received 7) sets the
+     * latency floor 0 → 1 at 2 ns. Cutting "slow" by half (its 88 ns after the receive of k0:
+     * [43, 45], truth 44) brings t1's read forward, and with it t0's return from the send — the
+     * receive of k1 came before t0's next event, so that event waited for it.
+     */
+    @Test
+    void aSenderBlockedUntilItsDataIsReadGainsWhenTheReaderDoes(@TempDir Path dir) throws Exception {
+        TinyProfile p = new TinyProfile(dir, true);
+        int t0 = p.stream(p.process("1/1", "1/1", 0));
+        int t1 = p.stream(p.process("1/1", "1/1", 0));
+        int w = p.region("w");
+        int slow = p.region("slow");
+        int after = p.region("after");
+        int rest = p.region("rest");
+        int send = p.region("send", "send");
+        int receive = p.region("receive", "receive");
+        point(p, t0, EventKind.ENTER, w, 0, NONE);
+        point(p, t1, EventKind.ENTER, slow, 0, NONE);
+        point(p, t0, EventKind.SEND, send, 5, 0);
+        point(p, t1, EventKind.RECEIVE, receive, 7, 0);
+        point(p, t0, EventKind.EXIT, w, 10, NONE);
+        point(p, t0, EventKind.SEND, send, 10, 1);
+        point(p, t1, EventKind.EXIT, slow, 95, NONE);
+        point(p, t1, EventKind.RECEIVE, receive, 98, 1);
+        point(p, t1, EventKind.ENTER, rest, 98, NONE);
+        point(p, t0, EventKind.ENTER, after, 100, NONE);
+        point(p, t1, EventKind.EXIT, rest, 120, NONE);
+        point(p, t0, EventKind.EXIT, after, 150, NONE);
+        WhatIf.Prediction cut = WhatIf.predict(p.write(), "slow", List.of(0.5), null, null).predictions().get(0);
+        assertEquals(43, cut.gainTicksLo());
+        assertEquals(45, cut.gainTicksHi());
+        assertEquals(44 / 150.0, cut.truth(), 1e-12);
+    }
+
     @Test
     void anUnknownRegionOrSpanIsAClearError(@TempDir Path dir) throws Exception {
         Profile profile = barrier(dir);

@@ -4,6 +4,7 @@ import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
@@ -17,8 +18,16 @@ import java.util.TreeSet;
 
 /**
  * The first pass of the causal analyses: the measured minimum latency of every cross-thread edge
- * kind, and the dynamic instance ids each region was entered with (per call, or fixed by a
- * process at its start).
+ * kind, the dynamic instance ids each region was entered with (per call, or fixed by a process at
+ * its start), and the sends that blocked until their reader started reading.
+ *
+ * <p>A blocking send (flow control: a TCP write that fills the socket's buffers returns only when
+ * the reader reads): the reader began taking the message — entered the receive region whose
+ * receive matched it, or, without such a region, received it — after the send and before the
+ * sender's next event, in the causal order. That next event then waited for the reader: the
+ * replay makes it a join with the reader's event. A send that returns at once is followed by its
+ * next event before the reader is reached and stays ordinary; a reader already waiting when the
+ * data came does not make its sender wait.
  *
  * <p>A latency floor is a proven lower bound on every true latency of its kind: for messages from
  * process p to q, the smallest {@code max(0, lo_receive − hi_send)} over their matched messages;
@@ -28,26 +37,49 @@ import java.util.TreeSet;
  * latency"). The floors are parameters of the model: the bounds and the truth are computed with
  * the same ones.
  */
-final class LatencyFloors {
+final class CausalFacts {
     private final int processes;
     private final long[] message;
     private final Map<Integer, Long> barrier;
     private final Map<Integer, Set<Long>> instances;
+    private final Map<Long, Long> waitsFor;
 
-    private LatencyFloors(int processes, long[] message, Map<Integer, Long> barrier, Map<Integer, Set<Long>> instances) {
+    private CausalFacts(int processes, long[] message, Map<Integer, Long> barrier, Map<Integer, Set<Long>> instances,
+                        Map<Long, Long> waitsFor) {
         this.processes = processes;
         this.message = message;
         this.barrier = barrier;
         this.instances = instances;
+        this.waitsFor = waitsFor;
     }
 
-    private record Sent(int process, long hi) {
+    /** A send: its process, upper bound, thread, index on the thread, position in the profile, and its thread's next. */
+    private static final class Sent {
+        final int process;
+        final long hi;
+        final int stream;
+        final long index;
+        final long position;
+        long nextPosition = Long.MAX_VALUE;
+
+        Sent(int process, long hi, int stream, long index, long position) {
+            this.process = process;
+            this.hi = hi;
+            this.stream = stream;
+            this.index = index;
+            this.position = position;
+        }
+    }
+
+    /** An event of a thread: {@code stream} in the high bits, its index on the thread in the low 40. */
+    static long key(int stream, long index) {
+        return (long) stream << 40 | index;
     }
 
     private record BarrierKey(int region, long key) {
     }
 
-    static LatencyFloors measure(Profile profile) throws ProfileException {
+    static CausalFacts measure(Profile profile) throws ProfileException {
         ProfileInfo info = profile.info();
         int processes = info.processes().size();
         int[] processOf = new int[info.streams().size()];
@@ -60,20 +92,44 @@ final class LatencyFloors {
         Map<BarrierKey, Long> lastEnter = new HashMap<>();
         Map<Integer, Set<Long>> instances = new TreeMap<>();
         MessageMatcher<Sent> matcher = new MessageMatcher<>(info);
+        int streams = processOf.length;
+        long[] index = new long[streams];
+        Sent[] lastSend = new Sent[streams];
+        long[] readerIndex = new long[streams];
+        long[] readerPosition = new long[streams];
+        Arrays.fill(readerPosition, -1);
+        boolean[] receiveRegion = new boolean[info.regions().size()];
+        info.regions().forEach(r -> receiveRegion[r.index()] = "receive".equals(r.kind()));
+        Map<Long, Long> waitsFor = new HashMap<>();
+        long position = 0;
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
-            while (events.next(e)) {
+            for (; events.next(e); position++) {
                 if (e.stream < 0 || e.stream >= processOf.length) {
                     throw new ProfileException("an event of stream " + e.stream + ", which profile.json does not list");
                 }
                 int process = processOf[e.stream];
+                if (lastSend[e.stream] != null) {
+                    lastSend[e.stream].nextPosition = position;
+                    lastSend[e.stream] = null;
+                }
                 switch (e.kind) {
-                    case SEND -> matcher.send(e, new Sent(process, e.hi));
+                    case SEND -> {
+                        Sent sent = new Sent(process, e.hi, e.stream, index[e.stream], position);
+                        matcher.send(e, sent);
+                        lastSend[e.stream] = sent;
+                    }
                     case RECEIVE -> {
                         Sent s = matcher.receive(e);
                         if (s != null) {
                             int pair = s.process * processes + process;
                             message[pair] = Math.min(message[pair], Math.max(0, e.lo - s.hi));
+                            boolean entered = readerPosition[e.stream] > s.position;
+                            long reader = entered ? readerPosition[e.stream] : position;
+                            if (s.stream != e.stream && reader < s.nextPosition) {
+                                waitsFor.put(key(s.stream, s.index + 1),
+                                        key(e.stream, entered ? readerIndex[e.stream] : index[e.stream]));
+                            }
                         }
                     }
                     case BARRIER_ENTER -> lastEnter.merge(new BarrierKey(e.region, e.a), e.hi, Math::max);
@@ -87,6 +143,12 @@ final class LatencyFloors {
                     default -> {
                     }
                 }
+                if ((e.kind == EventKind.ENTER || e.kind == EventKind.ENTER_INSTANCE) && e.region >= 0
+                        && e.region < receiveRegion.length && receiveRegion[e.region]) {
+                    readerIndex[e.stream] = index[e.stream];
+                    readerPosition[e.stream] = position;
+                }
+                index[e.stream]++;
             }
         } catch (IOException | FormatException e) {
             throw new ProfileException(profile.dir() + ": " + e.getMessage());
@@ -99,7 +161,7 @@ final class LatencyFloors {
                 }
             }
         }
-        return new LatencyFloors(processes, message, barrier, instances);
+        return new CausalFacts(processes, message, barrier, instances, waitsFor);
     }
 
     /** The floor of messages from process {@code from} to process {@code to}, in reference ticks. */
@@ -111,6 +173,14 @@ final class LatencyFloors {
     /** The floor from the last enter of an instance of barrier {@code region} to any of its exits. */
     long barrier(int region) {
         return barrier.getOrDefault(region, 0L);
+    }
+
+    /**
+     * The event ({@link #key}) a blocking send's next event waited for, by that next event; the
+     * map is empty when no send blocked.
+     */
+    Map<Long, Long> waitsFor() {
+        return waitsFor;
     }
 
     /** The dynamic instance ids of each region that has them, in order. */
