@@ -127,6 +127,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         List<Double> imbalancedSec = new ArrayList<>();
         List<Double> balancedSec = new ArrayList<>();
+        List<Path> otherImbalancedRuns = new ArrayList<>();
         try {
             Path yaml = workerConfig(home.resolve(regions[0]), server.port(), out);
             // Alternating, so that a drift of the machine's load hits both kinds alike.
@@ -135,6 +136,9 @@ public final class DemoCommand implements Callable<Integer> {
                 boolean balanced = i % 2 == 1;
                 Path dir = i == 0 ? runDir : out.resolve("validation").resolve((balanced ? "balanced-" : "imbalanced-") + i / 2);
                 Files.createDirectories(dir);
+                if (i > 0 && !balanced) {
+                    otherImbalancedRuns.add(dir);
+                }
                 if (i > 0) {
                     System.out.printf(Locale.ROOT, "%nvalidation run %d of %d: %s%n", i, total - 1,
                             balanced ? "balanced (the straggler's extra work removed)" : "imbalanced");
@@ -168,7 +172,18 @@ public final class DemoCommand implements Callable<Integer> {
         root.putObject("containment").put("checked", containment[0]).put("contained", containment[1]);
         if (regions[1] != null) {
             StragglerScore.ProcessScore detected = straggler(profile, regions[1], regions[2], rankOfDomain, info, root);
-            DemoValidation.report(profile, regions[1], regions[2], straggler, imbalance, rankOf(info, rankOfDomain,
+            List<Profile> others = new ArrayList<>();
+            for (Path run : otherImbalancedRuns) {
+                Path other = run.resolveSibling(run.getFileName() + "-profile");
+                try {
+                    Consolidator.run(new Consolidator.Options(List.of(run), List.of(calibration), other,
+                            Consolidator.Sync.FREEZER, DriftModels.parse("bounded:1"), Optional.empty()), n -> { });
+                } catch (ConsolidationException e) {
+                    throw new CliException(e.getMessage());
+                }
+                others.add(Profile.open(other));
+            }
+            DemoValidation.report(profile, others, regions[1], regions[2], straggler, imbalance, rankOf(info, rankOfDomain,
                     detected.process()), new double[] {detected.lo(), detected.hi()}, imbalancedSec, balancedSec, root);
             JsonNode injected = root.get("stragglerScore").get("freezer");
             if (injected == null) {
