@@ -5,13 +5,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.stats.Bound;
 import dev.dprof.consolidator.analysis.stats.Durations;
 import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
+import dev.dprof.consolidator.analysis.stats.ProfileStatistics.RegionFigures;
 import dev.dprof.consolidator.analysis.stats.TruthDurations;
 import dev.dprof.consolidator.analysis.straggler.StragglerScore;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -155,18 +158,13 @@ public final class AnalyzeCommand {
                     + "'measured' keeps it%s.)%n", ProfileStatistics.UNIT,
                     String.format(Locale.ROOT, "%.4f", r.referenceTickHz() / 1e9),
                     r.truth() ? "; the truth is of the measured time" : "");
+            if (!r.instances().isEmpty()) {
+                out.println();
+                figureRows(r, out, "region[instance]", 32, r.instances(), RegionFigures::name);
+            }
             if (!r.callers().isEmpty()) {
                 out.println();
-                out.printf(Locale.ROOT, "%-50s %9s %5s %-25s %-23s %-23s %-23s %11s %-25s%s%n", "caller → region", "count",
-                        "open", "total ms [lo, hi]", "mean µs", "min µs", "max µs", "−probe ms", "measured total ms", truth);
-                for (ProfileStatistics.RegionFigures f : r.callers()) {
-                    Durations d = f.corrected();
-                    out.printf(Locale.ROOT, "%-50s %9d %5d %-25s %-23s %-23s %-23s %11s %-25s%s%n",
-                            clip(f.caller() + " → " + f.name(), 50), f.count(), f.open(), range(r, d.total(), 1e6),
-                            range(r, d.mean(), 1e3), range(r, d.min(), 1e3), range(r, d.max(), 1e3),
-                            fixed(r.nanos(f.correction().hi()) / 1e6), range(r, f.measured().total(), 1e6),
-                            truthColumn(r, f.truth()));
-                }
+                figureRows(r, out, "caller → region", 50, r.callers(), f -> f.caller() + " → " + f.name());
             }
             boolean messages = r.peers().stream().anyMatch(p -> p.transmission().count() > 0);
             if (messages) {
@@ -198,6 +196,21 @@ public final class AnalyzeCommand {
                     out.printf(Locale.ROOT, "%-44s %9d %-25s%s%n", clip(w.label() + " → last enter", 44), w.instances(),
                             range(r, w.delay(), 1e6), truthTotal(r, w.truth()));
                 }
+            }
+        }
+
+        /** A header and one row per figure: the columns of the regions' table, labelled by {@code label}. */
+        private static void figureRows(ProfileStatistics.Result r, PrintStream out, String header, int width,
+                                       List<RegionFigures> rows, Function<RegionFigures, String> label) {
+            String truth = r.truth() ? String.format(Locale.ROOT, " %14s", "truth ms") : "";
+            out.printf(Locale.ROOT, "%-" + width + "s %9s %5s %-25s %-23s %-23s %-23s %11s %-25s%s%n", header, "count",
+                    "open", "total ms [lo, hi]", "mean µs", "min µs", "max µs", "−probe ms", "measured total ms", truth);
+            for (RegionFigures f : rows) {
+                Durations d = f.corrected();
+                out.printf(Locale.ROOT, "%-" + width + "s %9d %5d %-25s %-23s %-23s %-23s %11s %-25s%s%n",
+                        clip(label.apply(f), width), f.count(), f.open(), range(r, d.total(), 1e6), range(r, d.mean(), 1e3),
+                        range(r, d.min(), 1e3), range(r, d.max(), 1e3), fixed(r.nanos(f.correction().hi()) / 1e6),
+                        range(r, f.measured().total(), 1e6), truthColumn(r, f.truth()));
             }
         }
 
@@ -233,6 +246,10 @@ public final class AnalyzeCommand {
             ArrayNode regions = root.putArray("regions");
             for (ProfileStatistics.RegionFigures f : r.regions()) {
                 figures(r, regions.addObject().put("name", f.name()).put("kind", f.kind()), f);
+            }
+            ArrayNode instances = root.putArray("instances");
+            for (ProfileStatistics.RegionFigures f : r.instances()) {
+                figures(r, instances.addObject().put("name", f.name()).put("kind", f.kind()), f);
             }
             ArrayNode callers = root.putArray("callers");
             for (ProfileStatistics.RegionFigures f : r.callers()) {

@@ -62,6 +62,24 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
     public record Window(long fromTick, long toTick) {
     }
 
+    /**
+     * Per process and region index, the instance id the process fixed for that region at start,
+     * or {@code none}.
+     */
+    public long[][] fixedInstances(long none) {
+        long[][] table = new long[processes.size()][regions.size()];
+        for (Process p : processes) {
+            java.util.Arrays.fill(table[p.index()], none);
+            for (Region r : regions) {
+                Long fixed = p.instances().get(r.name());
+                if (fixed != null) {
+                    table[p.index()][r.index()] = fixed;
+                }
+            }
+        }
+        return table;
+    }
+
     /** Reference ticks to nanoseconds at the reference's nominal rate: for display only. */
     public double ticksToNanos(double ticks) {
         return ticks * 1e9 / referenceTickHz;

@@ -284,16 +284,7 @@ final class CausalReplay {
         for (ProfileInfo.Stream s : info.streams()) {
             threads[s.index()] = new ThreadState(s.process());
         }
-        this.fixedInstance = new long[processes][regions];
-        for (ProfileInfo.Process p : info.processes()) {
-            Arrays.fill(fixedInstance[p.index()], NO_INSTANCE);
-            for (ProfileInfo.Region r : info.regions()) {
-                Long fixed = p.instances().get(r.name());
-                if (fixed != null) {
-                    fixedInstance[p.index()][r.index()] = fixed;
-                }
-            }
-        }
+        this.fixedInstance = info.fixedInstances(NO_INSTANCE);
         this.messages = new MessageMatcher<>(info);
         this.readerKeys = new java.util.HashSet<>(floors.waitsFor().values());
         this.scratch = new Vertex(-1, cuts.size(), buckets);

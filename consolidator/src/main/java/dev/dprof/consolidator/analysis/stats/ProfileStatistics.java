@@ -126,7 +126,8 @@ public final class ProfileStatistics {
     }
 
     /** Everything, and what it rests on. {@link #nanos} turns reference ticks into the display unit. */
-    public record Result(List<RegionFigures> regions, List<RegionFigures> callers, List<PeerFigures> peers,
+    public record Result(List<RegionFigures> regions, List<RegionFigures> instances, List<RegionFigures> callers,
+                         List<PeerFigures> peers,
                          List<BarrierWait> barrierWaits, Totals totals, double referenceTickHz, boolean truth,
                          String quality, String assumption, List<String> notes) {
         /** Reference ticks in {@value ProfileStatistics#UNIT}: for display only. */
@@ -163,6 +164,7 @@ public final class ProfileStatistics {
         long[] seqAt = new long[16];
         long[] lo = new long[16];
         long[] truth = new long[16];
+        long[] instance = new long[16];
         int[] openCount = new int[0];
 
         ThreadState(int process) {
@@ -173,7 +175,7 @@ public final class ProfileStatistics {
             return r < openCount.length ? openCount[r] : 0;
         }
 
-        void push(int r, int c, boolean isCounted, long t, long s, long l, long tr) {
+        void push(int r, int c, boolean isCounted, long t, long s, long l, long tr, long inst) {
             if (depth == region.length) {
                 int n = depth * 2;
                 region = Arrays.copyOf(region, n);
@@ -183,6 +185,7 @@ public final class ProfileStatistics {
                 seqAt = Arrays.copyOf(seqAt, n);
                 lo = Arrays.copyOf(lo, n);
                 truth = Arrays.copyOf(truth, n);
+                instance = Arrays.copyOf(instance, n);
             }
             if (r >= openCount.length) {
                 openCount = Arrays.copyOf(openCount, Math.max(r + 1, openCount.length * 2));
@@ -194,6 +197,7 @@ public final class ProfileStatistics {
             tick[depth] = t;
             seqAt[depth] = s;
             lo[depth] = l;
+            instance[depth] = inst;
             truth[depth++] = tr;
         }
 
@@ -206,6 +210,15 @@ public final class ProfileStatistics {
     }
 
     private record BarrierKey(int region, long key) {
+    }
+
+    private static final long NO_INSTANCE = Long.MIN_VALUE;
+
+    private record InstanceKey(int region, long instance) implements Comparable<InstanceKey> {
+        @Override
+        public int compareTo(InstanceKey o) {
+            return region != o.region ? Integer.compare(region, o.region) : Long.compare(instance, o.instance);
+        }
     }
 
     /** A barrier instance whose enters are being collected. */
@@ -269,6 +282,10 @@ public final class ProfileStatistics {
         private DurationSums[][] callers = new DurationSums[0][];
         private final long[] eventsOf;
         private final MessageMatcher<Sent> messages;
+        /** Per process and region, the instance id fixed at start, or {@link #NO_INSTANCE}. */
+        private final long[][] fixedInstance;
+        /** Regions that carry a dynamic instance id, per (region, instance): a rank-specific region's figures. */
+        private final Map<InstanceKey, DurationSums> byInstance = new java.util.TreeMap<>();
         private final Map<BarrierKey, BarrierInstance> barriers = new HashMap<>();
         private final PeerSums[] peers;
         private final WaitSums[] waits;
@@ -306,6 +323,7 @@ public final class ProfileStatistics {
             this.waits = new WaitSums[processes];
             this.contributed = new boolean[processes];
             this.messages = new MessageMatcher<>(info);
+            this.fixedInstance = info.fixedInstances(NO_INSTANCE);
         }
 
         void accept(ProfileEvent e) throws ProfileException {
@@ -320,7 +338,8 @@ public final class ProfileStatistics {
                 case ENTER, ENTER_INSTANCE, BARRIER_ENTER -> {
                     if (e.region >= 0) {
                         int caller = t.depth == 0 ? -1 : t.region[t.depth - 1];
-                        t.push(e.region, caller, t.open(e.region) == 0, e.tick, seq, e.lo, e.truth);
+                        long instance = e.kind == EventKind.ENTER_INSTANCE ? e.a : fixedInstance[t.process][e.region];
+                        t.push(e.region, caller, t.open(e.region) == 0, e.tick, seq, e.lo, e.truth, instance);
                     }
                     if (e.kind == EventKind.BARRIER_ENTER) {
                         barrierEnter(e, t.process);
@@ -377,6 +396,10 @@ public final class ProfileStatistics {
             long cost = rates.costX1024[t.process];
             sums(r).add(t.process, ticks, nested, cost, truth);
             callerSums(t.caller[at], r).add(t.process, ticks, nested, cost, truth);
+            if (t.instance[at] != NO_INSTANCE) {
+                byInstance.computeIfAbsent(new InstanceKey(r, t.instance[at]), k -> new DurationSums(processes))
+                        .add(t.process, ticks, nested, cost, truth);
+            }
             contributed[t.process] = true;
             instances++;
         }
@@ -557,6 +580,13 @@ public final class ProfileStatistics {
                     .thenComparing(RegionFigures::name);
             regionFigures.sort(byTotal);
             List<String> order = regionFigures.stream().map(RegionFigures::name).toList();
+            List<RegionFigures> instanceFigures = new ArrayList<>();
+            for (Map.Entry<InstanceKey, DurationSums> i : byInstance.entrySet()) {
+                RegionFigures f = figures(null, i.getKey().region(), i.getValue());
+                instanceFigures.add(new RegionFigures(null, f.name() + "[" + i.getKey().instance() + "]", f.kind(),
+                        f.count(), f.open(), f.outsideWindow(), f.measured(), f.corrected(), f.correction(), f.truth(),
+                        f.quality()));
+            }
             List<RegionFigures> callerFigures = new ArrayList<>();
             for (int region = 0; region < callers.length; region++) {
                 DurationSums[] of = callers[region];
@@ -611,7 +641,8 @@ public final class ProfileStatistics {
                     quality = Rates.worse(quality, rates.quality[p]);
                 }
             }
-            return new Result(regionFigures, callerFigures, peerFigures, waitFigures, totals, info.referenceTickHz(),
+            return new Result(regionFigures, instanceFigures, callerFigures, peerFigures, waitFigures, totals,
+                    info.referenceTickHz(),
                     info.truth(), quality == null ? "REFERENCE" : quality, info.assumption(),
                     notes(totals, unmatchedSends));
         }

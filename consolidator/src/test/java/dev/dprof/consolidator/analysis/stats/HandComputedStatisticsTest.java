@@ -437,4 +437,32 @@ class HandComputedStatisticsTest {
         // The inside one: Δk 10 (20 → 30), slope 1 → [9, 11].
         assertBound("9", "11", f.measured().total());
     }
+
+    /**
+     * A rank-specific region: process 0 fixed body's instance at start (property), process 1 gives
+     * it per call (argument). Each instance id gets its own figures beside the region's, named
+     * {@code body[id]}: process 0's 10 + 20 ticks as body[7], process 1's 40 as body[3] and 5 as body[4].
+     */
+    @Test
+    void aRankSpecificRegionHasFiguresPerInstance() throws Exception {
+        TinyProfile p = new TinyProfile(dir, false);
+        int p0 = p.process("1/1", "1/1", 0);
+        int p1 = p.process("1/1", "1/1", 0);
+        p.instance(p0, "body", 7);
+        int s0 = p.stream(p0);
+        int s1 = p.stream(p1);
+        int body = p.region("body");
+        p.at(s0, ENTER, body, 100).at(s0, EXIT, body, 110).at(s0, ENTER, body, 200).at(s0, EXIT, body, 220)
+                .event(s1, ENTER_INSTANCE, body, 1000, 0, 0, 0, 3, 0).at(s1, EXIT, body, 1040)
+                .event(s1, ENTER_INSTANCE, body, 2000, 0, 0, 0, 4, 0).at(s1, EXIT, body, 2005);
+        Result r = p.statistics();
+        assertEquals(4, region(r, "body").count());
+        assertEquals(List.of("body[3]", "body[4]", "body[7]"), r.instances().stream().map(RegionFigures::name).toList());
+        RegionFigures seven = r.instances().get(2);
+        assertEquals(2, seven.count());
+        // (10 − 1) + (20 − 1) .. (10 + 1) + (20 + 1)
+        assertBound("28", "32", seven.measured().total());
+        assertBound("39", "41", r.instances().get(0).measured().total());
+        assertBound("4", "6", r.instances().get(1).measured().total());
+    }
 }
