@@ -18,11 +18,6 @@ public record Cut(String label, int region, long instance, double fraction) {
         }
     }
 
-    /** The same region, cut by another fraction. */
-    public Cut by(double otherFraction) {
-        return new Cut(label, region, instance, otherFraction);
-    }
-
     boolean covers(int openRegion, long openInstance) {
         return openRegion == region && (instance == ANY || instance == openInstance);
     }
