@@ -57,8 +57,15 @@ final class TestbedCheck {
             return rows.stream().mapToDouble(DomainRow::worstMissNs).max().orElse(0);
         }
 
+        /** The widest domain's frequency bound over the floor of the best round trip and shortest span of any. */
         double freqOverFloor() {
             return freqWidthPpmMax / floorPpm;
+        }
+
+        /** Each domain's frequency bound over its own floor (its own best round trip and span), the worst of them. */
+        double freqOverOwnFloorMax() {
+            return rows.stream().filter(d -> d.floorPpm() > 0 && !Double.isNaN(d.freqWidthPpm()))
+                    .mapToDouble(d -> d.freqWidthPpm() / d.floorPpm()).max().orElse(Double.NaN);
         }
 
         double widthOverMinRtt() {

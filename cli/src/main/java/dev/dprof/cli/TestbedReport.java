@@ -42,8 +42,9 @@ final class TestbedReport {
         } else {
             out.println("interval width: no tick has a bound under this assumption");
         }
-        out.printf(Locale.ROOT, "frequency bound: max %.4f ppm = %.2f × floor %.4f ppm (2·minRtt/span, span %.2f s)%n",
-                r.freqWidthPpmMax(), r.freqOverFloor(), r.floorPpm(), r.spanSec());
+        out.printf(Locale.ROOT, "frequency bound: max %.4f ppm = %.3f × floor %.4f ppm (2·minRtt/span, span %.2f s); "
+                + "each domain against its own floor: at most %.3f ×%n", r.freqWidthPpmMax(), r.freqOverFloor(),
+                r.floorPpm(), r.spanSec(), r.freqOverOwnFloorMax());
         out.printf(Locale.ROOT, "median zero width %.2f µs; rejected packets %d, stale %d; worst quality %s%n",
                 r.medianZeroWidthNs() / 1e3, r.rejectedPackets(), r.stalePackets(), r.quality());
         if (r.contained() != r.checked()) {
@@ -74,6 +75,7 @@ final class TestbedReport {
         root.put("assumption", r.assumption());
         number(root, "floorPpm", r.floorPpm());
         number(root, "freqOverFloor", r.freqOverFloor());
+        number(root, "freqOverOwnFloorMax", r.freqOverOwnFloorMax());
         number(root, "widthOverMinRtt", r.widthOverMinRtt());
         root.put("reference", r.reference());
         ArrayNode rows = root.putArray("perDomain");

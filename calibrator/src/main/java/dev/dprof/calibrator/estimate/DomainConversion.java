@@ -79,7 +79,7 @@ public final class DomainConversion {
     }
 
     /** How many zeros at each end of the run are candidates for the mean-frequency bound. */
-    static final int EDGE_CANDIDATES = 3;
+    public static final int EDGE_CANDIDATES = 3;
 
     /**
      * Bounds on the mean relative frequency between two zeros, needing no assumption:

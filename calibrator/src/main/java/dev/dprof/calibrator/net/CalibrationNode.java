@@ -1,5 +1,6 @@
 package dev.dprof.calibrator.net;
 
+import dev.dprof.calibrator.estimate.DomainConversion;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.format.calibration.CalibrationFile;
 import dev.dprof.format.calibration.Zero;
@@ -267,14 +268,16 @@ public final class CalibrationNode implements AutoCloseable {
         long next = System.nanoTime();
         try {
             warmUp();
-            boolean first = true;
+            // The mean-frequency bound takes the narrowest pair among the first and the last few zeros:
+            // each of those first epochs gets an edge epoch's effort, so that one of them is measured
+            // after the start-up of this machine's other processes has calmed down.
+            int epochs = 0;
             while (!stopSignal.await(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                if (first) {
+                if (epochs++ < DomainConversion.EDGE_CANDIDATES) {
                     edgeBurst();
                 } else {
                     burst();
                 }
-                first = false;
                 next = Math.max(next + interval, System.nanoTime());
             }
             finish();
