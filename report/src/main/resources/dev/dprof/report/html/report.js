@@ -217,7 +217,8 @@
     const sec = section('timeline', 'Timeline', 'Per thread the ' + tl.maxSpansPerThread + ' longest region '
       + 'instances and ' + Math.min(tl.messages, tl.maxMessages) + ' of ' + tl.messages + ' messages (sampled; '
       + 'level of detail for long runs). Dark: certainly inside the region; light: possibly (the intervals of its '
-      + 'enter and exit). Arrows: messages, at their midpoints. Gold: the critical path through the midpoints.');
+      + 'enter and exit). Arrows: messages, at their midpoints. Gold: the critical path through the midpoints. '
+      + 'The sliders choose the window shown.');
     const names = data.summary.regionNames;
     const legend = el('div', {class: 'legend'});
     names.forEach((n, i) => legend.append(el('span', {}, el('i', {style: 'background:' + palette[i % 10]}), n)));
@@ -227,65 +228,85 @@
     const width = 1100;
     const threads = tl.threads;
     const canvas = el('canvas', {id: 'timeline', width: String(width), height: String(rowHeight * threads.length + 30)});
+    const fromInput = el('input', {type: 'range', min: '0', max: '1000', value: '0', 'aria-label': 'window start'});
+    const toInput = el('input', {type: 'range', min: '0', max: '1000', value: '1000', 'aria-label': 'window end'});
+    const shown = el('span', {class: 'note'});
+    sec.append(el('div', {}, 'window: ', fromInput, ' … ', toInput, ' ', shown));
     sec.append(canvas);
     const g = canvas.getContext('2d');
-    const span = Math.max(tl.spanNs, 1);
-    const x = ns => label + (width - label - 10) * ns / span;
+    const total = Math.max(tl.spanNs, 1);
     const rowOf = {};
     threads.forEach((t, i) => rowOf[t.stream] = i);
-    g.font = '11px sans-serif';
-    threads.forEach((t, i) => {
-      const y = 10 + i * rowHeight;
-      g.fillStyle = i % 2 ? '#fafafa' : '#fff';
-      g.fillRect(0, y, width, rowHeight);
-      g.fillStyle = '#333';
-      const process = data.summary.processes[t.process];
-      g.fillText((process ? process.label : t.process) + ' / ' + t.name, 4, y + 14, label - 8);
-    });
-    (data.criticalPath.trace || []).forEach(seg => {
-      const y = 10 + rowOf[seg[0]] * rowHeight;
-      g.fillStyle = '#f1ce63';
-      g.fillRect(x(seg[1]), y + 1, Math.max(1, x(seg[2]) - x(seg[1])), rowHeight - 2);
-    });
-    threads.forEach((t, i) => {
-      const y = 10 + i * rowHeight;
-      t.spans.forEach(s => {
-        const [region, depth, enterLo, enterHi, exitLo, exitHi] = s;
-        const inset = Math.min(depth, 3) * 3;
-        const color = palette[region % 10];
-        g.fillStyle = color + '55';
-        g.fillRect(x(enterLo), y + 3 + inset, Math.max(1, x(exitHi) - x(enterLo)), rowHeight - 6 - 2 * inset);
-        if (exitLo > enterHi) {
-          g.fillStyle = color;
-          g.fillRect(x(enterHi), y + 3 + inset, Math.max(1, x(exitLo) - x(enterHi)), rowHeight - 6 - 2 * inset);
-        }
+
+    /** Draws the part [from, to) of the run, in ns from its first event. */
+    function draw(from, to) {
+      const span = Math.max(to - from, 1);
+      const x = ns => label + (width - label - 10) * Math.min(Math.max(ns - from, -span * 0.01), span * 1.01) / span;
+      g.clearRect(0, 0, canvas.width, canvas.height);
+      g.font = '11px sans-serif';
+      shown.textContent = (from / 1e6).toFixed(3) + ' – ' + (to / 1e6).toFixed(3) + ' ms';
+      threads.forEach((t, i) => {
+        const y = 10 + i * rowHeight;
+        g.fillStyle = i % 2 ? '#fafafa' : '#fff';
+        g.fillRect(0, y, width, rowHeight);
+        g.fillStyle = '#333';
+        const process = data.summary.processes[t.process];
+        g.fillText((process ? process.label : t.process) + ' / ' + t.name, 4, y + 14, label - 8);
       });
-    });
-    g.strokeStyle = '#222';
-    g.lineWidth = 0.6;
-    tl.arrows.forEach(a => {
-      const [from, sendLo, sendHi, to, receiveLo, receiveHi] = a;
-      if (rowOf[from] === undefined || rowOf[to] === undefined) {
-        return;
-      }
-      const x1 = x((sendLo + sendHi) / 2), y1 = 10 + rowOf[from] * rowHeight + rowHeight / 2;
-      const x2 = x((receiveLo + receiveHi) / 2), y2 = 10 + rowOf[to] * rowHeight + rowHeight / 2;
-      g.beginPath();
-      g.moveTo(x1, y1);
-      g.lineTo(x2, y2);
-      g.stroke();
-      const angle = Math.atan2(y2 - y1, x2 - x1);
-      g.beginPath();
-      g.moveTo(x2, y2);
-      g.lineTo(x2 - 6 * Math.cos(angle - 0.4), y2 - 6 * Math.sin(angle - 0.4));
-      g.lineTo(x2 - 6 * Math.cos(angle + 0.4), y2 - 6 * Math.sin(angle + 0.4));
-      g.closePath();
-      g.fillStyle = '#222';
-      g.fill();
-    });
-    g.fillStyle = '#666';
-    g.fillText('0', label, 10 + threads.length * rowHeight + 14);
-    g.fillText((span / 1e6).toFixed(3) + ' ms', width - 80, 10 + threads.length * rowHeight + 14);
+      (data.criticalPath.trace || []).filter(seg => seg[2] >= from && seg[1] <= to).forEach(seg => {
+        const y = 10 + rowOf[seg[0]] * rowHeight;
+        g.fillStyle = '#f1ce63';
+        g.fillRect(x(seg[1]), y + 1, Math.max(1, x(seg[2]) - x(seg[1])), rowHeight - 2);
+      });
+      threads.forEach((t, i) => {
+        const y = 10 + i * rowHeight;
+        t.spans.filter(s => s[5] >= from && s[2] <= to).forEach(s => {
+          const [region, depth, enterLo, enterHi, exitLo, exitHi] = s;
+          const inset = Math.min(depth, 3) * 3;
+          const color = palette[region % 10];
+          g.fillStyle = color + '55';
+          g.fillRect(x(enterLo), y + 3 + inset, Math.max(1, x(exitHi) - x(enterLo)), rowHeight - 6 - 2 * inset);
+          if (exitLo > enterHi) {
+            g.fillStyle = color;
+            g.fillRect(x(enterHi), y + 3 + inset, Math.max(1, x(exitLo) - x(enterHi)), rowHeight - 6 - 2 * inset);
+          }
+        });
+      });
+      g.strokeStyle = '#222';
+      g.lineWidth = 0.6;
+      tl.arrows.forEach(a => {
+        const [sender, sendLo, sendHi, receiver, receiveLo, receiveHi] = a;
+        if (rowOf[sender] === undefined || rowOf[receiver] === undefined || receiveHi < from || sendLo > to) {
+          return;
+        }
+        const x1 = x((sendLo + sendHi) / 2), y1 = 10 + rowOf[sender] * rowHeight + rowHeight / 2;
+        const x2 = x((receiveLo + receiveHi) / 2), y2 = 10 + rowOf[receiver] * rowHeight + rowHeight / 2;
+        g.beginPath();
+        g.moveTo(x1, y1);
+        g.lineTo(x2, y2);
+        g.stroke();
+        const angle = Math.atan2(y2 - y1, x2 - x1);
+        g.beginPath();
+        g.moveTo(x2, y2);
+        g.lineTo(x2 - 6 * Math.cos(angle - 0.4), y2 - 6 * Math.sin(angle - 0.4));
+        g.lineTo(x2 - 6 * Math.cos(angle + 0.4), y2 - 6 * Math.sin(angle + 0.4));
+        g.closePath();
+        g.fillStyle = '#222';
+        g.fill();
+      });
+      g.fillStyle = '#666';
+      g.fillText((from / 1e6).toFixed(3) + ' ms', label, 10 + threads.length * rowHeight + 14);
+      g.fillText((to / 1e6).toFixed(3) + ' ms', width - 80, 10 + threads.length * rowHeight + 14);
+    }
+
+    const redraw = () => {
+      const a = Number(fromInput.value) / 1000 * total;
+      const b = Number(toInput.value) / 1000 * total;
+      draw(Math.min(a, b), Math.max(a, b, Math.min(a, b) + 1));
+    };
+    fromInput.addEventListener('input', redraw);
+    toInput.addEventListener('input', redraw);
+    redraw();
     charts++;
   }
 
