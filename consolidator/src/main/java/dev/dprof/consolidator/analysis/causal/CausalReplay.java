@@ -406,11 +406,13 @@ final class CausalReplay {
     private int predecessors(ProfileEvent e, ThreadState t) {
         int n = 0;
         put(n++, t.head, 0);
-        Long reader = floors.waitsFor().get(CausalFacts.key(e.stream, t.events));
-        if (reader != null) {
-            Vertex started = readers.remove(reader);
-            if (started != null) {
-                put(n++, started, 0);
+        if (!readerKeys.isEmpty()) {
+            Long reader = floors.waitsFor().get(CausalFacts.key(e.stream, t.events));
+            if (reader != null) {
+                Vertex started = readers.remove(reader);
+                if (started != null) {
+                    put(n++, started, 0);
+                }
             }
         }
         if (e.kind == EventKind.RECEIVE) {
