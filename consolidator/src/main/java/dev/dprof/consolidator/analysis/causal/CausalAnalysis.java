@@ -22,17 +22,17 @@ final class CausalAnalysis {
     record Replays(CausalReplay.Result bounds, CausalReplay.Result truth) {
     }
 
-    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, CausalFacts floors)
+    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, CausalFacts facts)
             throws ProfileException {
-        return replay(profile, cuts, from, to, -1, floors);
+        return replay(profile, cuts, from, to, -1, facts);
     }
 
     /** The same, with the latency of region {@code latency}'s instances (-1: none). */
-    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, int latency, CausalFacts floors)
+    static Replays replay(Profile profile, List<Cut> cuts, int from, int to, int latency, CausalFacts facts)
             throws ProfileException {
-        CausalReplay.Result bounds = CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.BOUNDS, floors);
+        CausalReplay.Result bounds = CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.BOUNDS, facts);
         CausalReplay.Result truth = profile.info().truth()
-                ? CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.TRUTH, floors) : null;
+                ? CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.TRUTH, facts) : null;
         return new Replays(bounds, truth);
     }
 
@@ -63,9 +63,9 @@ final class CausalAnalysis {
     }
 
     /** Every region, and every dynamic instance of those that have them, cut by {@code fraction}. */
-    static List<Cut> everyRegion(ProfileInfo info, CausalFacts floors, double fraction) {
+    static List<Cut> everyRegion(ProfileInfo info, CausalFacts facts, double fraction) {
         List<Cut> cuts = new ArrayList<>();
-        Map<Integer, Set<Long>> instances = floors.instances();
+        Map<Integer, Set<Long>> instances = facts.instances();
         for (ProfileInfo.Region r : info.regions()) {
             cuts.add(new Cut(r.name(), r.index(), Cut.ANY, fraction));
             for (long i : instances.getOrDefault(r.index(), Set.of())) {

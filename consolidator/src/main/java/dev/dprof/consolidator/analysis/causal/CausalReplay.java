@@ -230,7 +230,7 @@ final class CausalReplay {
     private long latencyHi;
     private final long[] latencyGainLo;
     private final long[] latencyGainHi;
-    private final CausalFacts floors;
+    private final CausalFacts facts;
     private final int buckets;
     private final int communication;
     private final int outside;
@@ -255,7 +255,7 @@ final class CausalReplay {
     private final java.util.Set<Long> readerKeys;
 
     private CausalReplay(ProfileInfo info, Rates rates, List<Cut> cuts, int from, int to, int latency, View view,
-                         CausalFacts floors) {
+                         CausalFacts facts) {
         this.view = view;
         this.cuts = cuts;
         this.cutNumerator = new long[cuts.size()];
@@ -267,7 +267,7 @@ final class CausalReplay {
         this.latency = latency;
         this.latencyGainLo = new long[cuts.size()];
         this.latencyGainHi = new long[cuts.size()];
-        this.floors = floors;
+        this.facts = facts;
         int regions = info.regions().size();
         this.communication = regions;
         this.outside = regions + 1;
@@ -286,7 +286,7 @@ final class CausalReplay {
         }
         this.fixedInstance = info.fixedInstances(NO_INSTANCE);
         this.messages = new MessageMatcher<>(info);
-        this.readerKeys = new java.util.HashSet<>(floors.waitsFor().values());
+        this.readerKeys = new java.util.HashSet<>(facts.waitsFor().values());
         this.scratch = new Vertex(-1, cuts.size(), buckets);
     }
 
@@ -296,13 +296,13 @@ final class CausalReplay {
      * @param from the region whose first enter on each thread starts the span, or -1: each thread's first event
      * @param to   the region whose last exit on each thread ends the span, or -1: each thread's last event
      */
-    static Result run(Profile profile, List<Cut> cuts, int from, int to, View view, CausalFacts floors)
+    static Result run(Profile profile, List<Cut> cuts, int from, int to, View view, CausalFacts facts)
             throws ProfileException {
-        return run(profile, cuts, from, to, -1, view, floors);
+        return run(profile, cuts, from, to, -1, view, facts);
     }
 
     /** The same, with the latency of region {@code latency}'s instances (-1: none). */
-    static Result run(Profile profile, List<Cut> cuts, int from, int to, int latency, View view, CausalFacts floors)
+    static Result run(Profile profile, List<Cut> cuts, int from, int to, int latency, View view, CausalFacts facts)
             throws ProfileException {
         ProfileInfo info = profile.info();
         Rates rates = new Rates(info);
@@ -315,7 +315,7 @@ final class CausalReplay {
         if (view == View.TRUTH && !info.truth()) {
             throw new ProfileException(profile.dir() + ": the events carry no truth (the run's clocks were not simulated)");
         }
-        CausalReplay replay = new CausalReplay(info, rates, cuts, from, to, latency, view, floors);
+        CausalReplay replay = new CausalReplay(info, rates, cuts, from, to, latency, view, facts);
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
             while (events.next(e)) {
@@ -407,7 +407,7 @@ final class CausalReplay {
         int n = 0;
         put(n++, t.head, 0);
         if (!readerKeys.isEmpty()) {
-            Long reader = floors.waitsFor().get(CausalFacts.key(e.stream, t.events));
+            Long reader = facts.waitsFor().get(CausalFacts.key(e.stream, t.events));
             if (reader != null) {
                 Vertex started = readers.remove(reader);
                 if (started != null) {
@@ -418,13 +418,13 @@ final class CausalReplay {
         if (e.kind == EventKind.RECEIVE) {
             Vertex sent = messages.receive(e);
             if (sent != null) {
-                put(n++, sent, floors.message(sent.process, t.process));
+                put(n++, sent, facts.message(sent.process, t.process));
             }
         } else if (e.kind == EventKind.BARRIER_EXIT) {
             BarrierKey key = new BarrierKey(e.region, e.a);
             BarrierInstance b = barriers.get(key);
             if (b != null) {
-                long floor = floors.barrier(e.region);
+                long floor = facts.barrier(e.region);
                 for (Vertex enter : b.enters) {
                     put(n++, enter, floor);
                 }

@@ -39,9 +39,9 @@ public final class CriticalPath {
 
     public static Result compute(Profile profile) throws ProfileException {
         ProfileInfo info = profile.info();
-        CausalFacts floors = CausalFacts.measure(profile);
-        List<Cut> cuts = CausalAnalysis.everyRegion(info, floors, 1.0);
-        CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, -1, -1, floors);
+        CausalFacts facts = CausalFacts.measure(profile);
+        List<Cut> cuts = CausalAnalysis.everyRegion(info, facts, 1.0);
+        CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, -1, -1, facts);
         CausalReplay.Result b = replays.bounds();
         CausalReplay.Result t = replays.truth();
         List<Share> shares = new ArrayList<>();

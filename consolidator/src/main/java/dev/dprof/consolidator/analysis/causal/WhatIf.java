@@ -73,8 +73,8 @@ public final class WhatIf {
 
     /** Every region and dynamic instance cut by {@code fraction}, the largest sure gain first. */
     public static Result rank(Profile profile, double fraction, String from, String to) throws ProfileException {
-        CausalFacts floors = CausalFacts.measure(profile);
-        Result r = run(profile, CausalAnalysis.everyRegion(profile.info(), floors, fraction), from, to, -1, floors);
+        CausalFacts facts = CausalFacts.measure(profile);
+        Result r = run(profile, CausalAnalysis.everyRegion(profile.info(), facts, fraction), from, to, -1, facts);
         List<Prediction> ranked = new ArrayList<>(r.predictions());
         ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
         return new Result(r.from(), r.to(), r.spanNsLo(), r.spanNsHi(), r.spanNsTruth(), ranked, r.quality(),
@@ -98,10 +98,10 @@ public final class WhatIf {
     }
 
     private static Result run(Profile profile, List<Cut> cuts, String from, String to, int latency,
-                              CausalFacts floors) throws ProfileException {
+                              CausalFacts facts) throws ProfileException {
         ProfileInfo info = profile.info();
         CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, CausalAnalysis.regionIndex(info, from),
-                CausalAnalysis.regionIndex(info, to), latency, floors);
+                CausalAnalysis.regionIndex(info, to), latency, facts);
         CausalReplay.Result b = replays.bounds();
         CausalReplay.Result t = replays.truth();
         List<Prediction> predictions = new ArrayList<>();
