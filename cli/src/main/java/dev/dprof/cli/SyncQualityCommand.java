@@ -21,7 +21,7 @@ import picocli.CommandLine.ParentCommand;
 /** {@code dprof analyze PROFILE sync-quality}: FreeZer next to linear regression and convex hull, on one run. */
 @Command(name = "sync-quality", mixinStandardHelpOptions = true,
         description = "Fast sends, reversed messages, inversions and (with simulated clocks) the error against the "
-                + "truth, for FreeZer (interval midpoints) and the point methods lr and ch, on the same run.")
+                + "truth, for FreeZer (interval midpoints) and the point methods lr, ch and clc, on the same run.")
 final class SyncQualityCommand implements Callable<Integer> {
     @ParentCommand
     AnalyzeCommand parent;
