@@ -197,7 +197,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (json != null) {
             Json.write(json, root);
         }
-        ReportCommand.write(profile, new ReportData.Options(regions[1], regions[2], regions[1], regions[2], 6, 2000, 2000,
+        ReportCommand.write(profile, new ReportData.Options(regions[1], regions[2], regions[1], regions[2],
+                ReportData.Options.CURVES, 2000, 2000,
                 true), out.resolve("report.html"), out.resolve("report.json"));
         ReportCommand.trace(profile, out.resolve("trace.perfetto"));
         return 0;

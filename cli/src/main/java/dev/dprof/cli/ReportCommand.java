@@ -61,8 +61,8 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (ProfileException e) {
             throw new CliException(e.getMessage());
         }
-        write(p, new ReportData.Options(body, barrier, from, to, 6, maxSpans, 2000, !noBaselines),
-                html == null ? profile.resolve("report.html") : html, json);
+        write(p, new ReportData.Options(body, barrier, from, to, ReportData.Options.CURVES, maxSpans, 2000,
+                !noBaselines), html == null ? profile.resolve("report.html") : html, json);
         if (perfetto != null) {
             trace(p, perfetto);
         }

@@ -43,8 +43,11 @@ public final class ReportData {
      */
     public record Options(String body, String barrier, String from, String to, int curves, int maxSpansPerThread,
                           int maxMessages, boolean baselines) {
+        /** Curves for up to this many regions (and dynamic instances), the largest gains first. */
+        public static final int CURVES = 16;
+
         public static Options defaults() {
-            return new Options(null, null, null, null, 6, 2000, 2000, true);
+            return new Options(null, null, null, null, CURVES, 2000, 2000, true);
         }
     }
 
