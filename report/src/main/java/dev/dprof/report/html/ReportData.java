@@ -122,9 +122,12 @@ public final class ReportData {
         return o;
     }
 
+    /** Every region, then every dynamic instance of a region ({@code name[id]}, e.g. one rank's body). */
     private static void statistics(ProfileStatistics.Result r, ArrayNode rows) {
         double nsPerTick = 1e9 / r.referenceTickHz();
-        for (ProfileStatistics.RegionFigures f : r.regions()) {
+        List<ProfileStatistics.RegionFigures> all = new ArrayList<>(r.regions());
+        all.addAll(r.instances());
+        for (ProfileStatistics.RegionFigures f : all) {
             ObjectNode o = rows.addObject().put("name", f.name()).put("kind", f.kind()).put("count", f.count())
                     .put("open", f.open());
             bound(o, "totalNs", f.corrected().total(), nsPerTick);
