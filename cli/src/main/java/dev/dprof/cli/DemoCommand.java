@@ -170,6 +170,7 @@ public final class DemoCommand implements Callable<Integer> {
         root.put("app", app).put("workers", workers).put("straggler", straggler).put("events", info.events())
                 .put("domains", info.processes().size() + 1);
         root.putObject("containment").put("checked", containment[0]).put("contained", containment[1]);
+        Baselines.Derived baselines = null;
         if (regions[1] != null) {
             StragglerScore.ProcessScore detected = straggler(profile, regions[1], regions[2], rankOfDomain, info, root);
             List<Profile> others = new ArrayList<>();
@@ -189,7 +190,8 @@ public final class DemoCommand implements Callable<Integer> {
             if (injected == null) {
                 throw new CliException("rank " + straggler + " never entered " + regions[1] + ": no straggler to compare");
             }
-            DemoComparison.report(Baselines.derive(profile, out.resolve("baselines")), regions[1], regions[2], straggler,
+            baselines = Baselines.derive(profile, out.resolve("baselines"));
+            DemoComparison.report(baselines, regions[1], regions[2], straggler,
                     imbalance, p -> rankOf(info, rankOfDomain, p),
                     new double[] {injected.get("lo").asDouble(), injected.get("hi").asDouble()},
                     DemoValidation.median(imbalancedSec), DemoValidation.median(balancedSec), root);
@@ -198,8 +200,8 @@ public final class DemoCommand implements Callable<Integer> {
             Json.write(json, root);
         }
         ReportCommand.write(profile, new ReportData.Options(regions[1], regions[2], regions[1], regions[2],
-                ReportData.Options.CURVES, 2000, 2000,
-                true), out.resolve("report.html"), out.resolve("report.json"));
+                ReportData.Options.CURVES, 2000, 2000, true), baselines, out.resolve("report.html"),
+                out.resolve("report.json"));
         ReportCommand.trace(profile, out.resolve("trace.perfetto"));
         return 0;
     }

@@ -3,6 +3,7 @@ package dev.dprof.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.sync.Baselines;
 import dev.dprof.report.html.HtmlReport;
 import dev.dprof.report.html.ReportData;
 import dev.dprof.report.perfetto.PerfettoExport;
@@ -62,7 +63,7 @@ public final class ReportCommand implements Callable<Integer> {
             throw new CliException(e.getMessage());
         }
         write(p, new ReportData.Options(body, barrier, from, to, ReportData.Options.CURVES, maxSpans, 2000,
-                !noBaselines), html == null ? profile.resolve("report.html") : html, json);
+                !noBaselines), null, html == null ? profile.resolve("report.html") : html, json);
         if (perfetto != null) {
             trace(p, perfetto);
         }
@@ -82,11 +83,16 @@ public final class ReportCommand implements Callable<Integer> {
         }
     }
 
-    /** Builds the report's data once and writes the HTML (and the JSON when asked). */
-    static void write(Profile profile, ReportData.Options options, Path html, Path json) throws Exception {
+    /**
+     * Builds the report's data once and writes the HTML (and the JSON when asked); {@code baselines}
+     * when the caller has already derived them from {@code profile}, else null.
+     */
+    static void write(Profile profile, ReportData.Options options, Baselines.Derived baselines, Path html, Path json)
+            throws Exception {
         Path scratch = Files.createTempDirectory("dprof-report-");
         try {
-            ObjectNode data = ReportData.build(profile, options, scratch);
+            ObjectNode data = baselines != null ? ReportData.build(profile, options, baselines)
+                    : ReportData.build(profile, options, scratch);
             long bytes = HtmlReport.write(data, html);
             System.out.printf(Locale.ROOT, "report: %s (%.1f KB)%n", html, bytes / 1024.0);
             if (json != null) {

@@ -56,6 +56,13 @@ public final class ReportData {
 
     /** The report's data; {@code scratch} holds the baselines' profiles while they are read. */
     public static ObjectNode build(Profile profile, Options options, Path scratch) throws ProfileException, IOException {
+        boolean baselines = options.baselines() && "freezer".equals(profile.info().sync());
+        return build(profile, options, baselines ? Baselines.derive(profile, scratch) : null);
+    }
+
+    /** The same with the baselines already derived from {@code profile} (null: no comparison). */
+    public static ObjectNode build(Profile profile, Options options, Baselines.Derived baselines)
+            throws ProfileException {
         ProfileInfo info = profile.info();
         ObjectNode root = MAPPER.createObjectNode();
         summary(info, root.putObject("summary"));
@@ -67,8 +74,8 @@ public final class ReportData {
         ObjectNode path = root.putObject("criticalPath");
         criticalPath(CriticalPath.compute(profile), path);
         CriticalPathTrace.read(profile, path.putArray("trace"));
-        if (options.baselines() && "freezer".equals(info.sync())) {
-            sync(profile, options, scratch, root.putObject("sync"));
+        if (baselines != null) {
+            sync(baselines, options, root.putObject("sync"));
         }
         TimelineSample.read(profile, options.maxSpansPerThread(), options.maxMessages(), root.putObject("timeline"));
         return root;
@@ -216,9 +223,7 @@ public final class ReportData {
         }
     }
 
-    private static void sync(Profile profile, Options options, Path scratch, ObjectNode n)
-            throws ProfileException, IOException {
-        Baselines.Derived derived = Baselines.derive(profile, scratch);
+    private static void sync(Baselines.Derived derived, Options options, ObjectNode n) throws ProfileException {
         ArrayNode methods = n.putArray("methods");
         for (SyncQuality.Figures f : Baselines.quality(derived.profiles())) {
             ObjectNode o = methods.addObject().put("method", f.method()).put("messages", f.messages())
