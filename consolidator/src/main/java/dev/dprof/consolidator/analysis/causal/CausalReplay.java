@@ -453,7 +453,10 @@ final class CausalReplay {
     private void programOrder(ThreadState t, long wLo, long wHi) {
         Vertex v = t.head;
         for (int k = 0; k < cuts.size(); k++) {
-            if (covered(t, cuts.get(k))) {
+            Cut cut = cuts.get(k);
+            // onStack (marked once for the event) answers for every instance; only a cut of one
+            // instance looks at the frames.
+            if (onStack[cut.region()] && (cut.instance() == Cut.ANY || covered(t, cut))) {
                 v.rLo[k] += share(wLo, cutNumerator[k], false);
                 v.rHi[k] += share(wHi, cutNumerator[k], true);
             }
