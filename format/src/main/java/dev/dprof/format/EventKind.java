@@ -48,6 +48,16 @@ public enum EventKind {
         this.payloadCount = payloadCount;
     }
 
+    /** Whether the event opens a region on its thread: an enter, with or without instance, or a barrier enter. */
+    public boolean opens() {
+        return this == ENTER || this == ENTER_INSTANCE || this == BARRIER_ENTER;
+    }
+
+    /** Whether the event closes a region on its thread: an exit, normal or by an exception, or a barrier exit. */
+    public boolean closes() {
+        return this == EXIT || this == EXIT_THROW || this == BARRIER_EXIT;
+    }
+
     /** The kind with this code, or {@code null} if this version does not know it. */
     public static EventKind ofCode(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;

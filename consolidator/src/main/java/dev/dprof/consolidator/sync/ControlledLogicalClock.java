@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.sync;
 
+import dev.dprof.consolidator.analysis.messages.BarrierKey;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -223,9 +224,6 @@ final class ControlledLogicalClock {
         private record Sent(double lc, int process, int id) {
         }
 
-        private record BarrierKey(int region, long key) {
-        }
-
         private final int[] processOf;
         private final LinearClock[] presync;
         private final double muIntra;
@@ -285,7 +283,7 @@ final class ControlledLogicalClock {
                     limitBy(sent, lc, p);
                 }
             } else if (e.kind == EventKind.BARRIER_EXIT) {
-                BarrierKey key = new BarrierKey(e.region, e.a);
+                BarrierKey key = BarrierKey.of(e);
                 List<Sent> enters = barriers.get(key);
                 if (enters != null) {
                     for (Sent enter : enters) {
@@ -306,7 +304,7 @@ final class ControlledLogicalClock {
             if (e.kind == EventKind.SEND) {
                 messages.send(e, logicalSend(s, p, lc));
             } else if (e.kind == EventKind.BARRIER_ENTER) {
-                barriers.computeIfAbsent(new BarrierKey(e.region, e.a), k -> new ArrayList<>()).add(logicalSend(s, p, lc));
+                barriers.computeIfAbsent(BarrierKey.of(e), k -> new ArrayList<>()).add(logicalSend(s, p, lc));
             }
             prevC[s] = c;
             prevLc[s] = lc;

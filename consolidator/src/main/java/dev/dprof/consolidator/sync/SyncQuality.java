@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.sync;
 
+import dev.dprof.consolidator.analysis.messages.BarrierKey;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -32,9 +33,6 @@ public final class SyncQuality {
     }
 
     private record Sent(double t) {
-    }
-
-    private record BarrierKey(int region, long key) {
     }
 
     private SyncQuality() {
@@ -94,9 +92,9 @@ public final class SyncQuality {
                             reversed += t < s.t ? 1 : 0;
                         }
                     }
-                    case BARRIER_ENTER -> lastEnter.merge(new BarrierKey(e.region, e.a), t, Math::max);
+                    case BARRIER_ENTER -> lastEnter.merge(BarrierKey.of(e), t, Math::max);
                     case BARRIER_EXIT -> {
-                        Double enter = lastEnter.get(new BarrierKey(e.region, e.a));
+                        Double enter = lastEnter.get(BarrierKey.of(e));
                         if (enter != null) {
                             exits++;
                             barrierInversions += t < enter ? 1 : 0;

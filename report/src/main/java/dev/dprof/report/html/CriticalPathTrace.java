@@ -1,6 +1,7 @@
 package dev.dprof.report.html;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.dprof.consolidator.analysis.messages.BarrierKey;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -45,7 +46,7 @@ final class CriticalPathTrace {
             hops.add(new ArrayList<>());
         }
         MessageMatcher<Point> matcher = new MessageMatcher<>(info);
-        Map<Long, Point> lastEnter = new HashMap<>();
+        Map<BarrierKey, Point> lastEnter = new HashMap<>();
         double origin = Double.NaN;
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
@@ -60,7 +61,7 @@ final class CriticalPathTrace {
                 double t = e.lo - origin + (e.hi - e.lo) / 2.0;
                 Point from = switch (e.kind) {
                     case RECEIVE -> matcher.receive(e);
-                    case BARRIER_EXIT -> lastEnter.get(key(e));
+                    case BARRIER_EXIT -> lastEnter.get(BarrierKey.of(e));
                     default -> null;
                 };
                 if (seen[s] && from != null && from.time() >= last[s] && from.time() <= t) {
@@ -68,7 +69,7 @@ final class CriticalPathTrace {
                 }
                 switch (e.kind) {
                     case SEND -> matcher.send(e, new Point(s, t));
-                    case BARRIER_ENTER -> lastEnter.merge(key(e), new Point(s, t), (a, b) -> a.time() >= b.time() ? a : b);
+                    case BARRIER_ENTER -> lastEnter.merge(BarrierKey.of(e), new Point(s, t), (a, b) -> a.time() >= b.time() ? a : b);
                     default -> {
                     }
                 }
@@ -105,10 +106,6 @@ final class CriticalPathTrace {
             double[] seg = segments.get(i);
             into.addArray().add((int) seg[0]).add(Math.round(seg[1] * 10) / 10.0).add(Math.round(seg[2] * 10) / 10.0);
         }
-    }
-
-    private static long key(ProfileEvent e) {
-        return e.region * 0x9E3779B97F4A7C15L ^ e.a;
     }
 
     private static Hop latestAtOrBefore(List<Hop> hops, double time) {

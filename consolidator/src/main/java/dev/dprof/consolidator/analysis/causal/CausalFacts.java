@@ -1,10 +1,10 @@
 package dev.dprof.consolidator.analysis.causal;
 
+import dev.dprof.consolidator.analysis.messages.BarrierKey;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
-import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
@@ -76,9 +76,6 @@ final class CausalFacts {
         return (long) stream << 40 | index;
     }
 
-    private record BarrierKey(int region, long key) {
-    }
-
     static CausalFacts measure(Profile profile) throws ProfileException {
         ProfileInfo info = profile.info();
         int processes = info.processes().size();
@@ -132,9 +129,9 @@ final class CausalFacts {
                             }
                         }
                     }
-                    case BARRIER_ENTER -> lastEnter.merge(new BarrierKey(e.region, e.a), e.hi, Math::max);
+                    case BARRIER_ENTER -> lastEnter.merge(BarrierKey.of(e), e.hi, Math::max);
                     case BARRIER_EXIT -> {
-                        Long enter = lastEnter.get(new BarrierKey(e.region, e.a));
+                        Long enter = lastEnter.get(BarrierKey.of(e));
                         if (enter != null) {
                             barrier.merge(e.region, Math.max(0, e.lo - enter), Math::min);
                         }
@@ -143,7 +140,7 @@ final class CausalFacts {
                     default -> {
                     }
                 }
-                if ((e.kind == EventKind.ENTER || e.kind == EventKind.ENTER_INSTANCE) && e.region >= 0
+                if (e.kind.opens() && e.region >= 0
                         && e.region < receiveRegion.length && receiveRegion[e.region]) {
                     readerIndex[e.stream] = index[e.stream];
                     readerPosition[e.stream] = position;

@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.analysis.causal;
 
+import dev.dprof.consolidator.analysis.messages.BarrierKey;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.analysis.stats.Rates;
 import dev.dprof.consolidator.profile.Profile;
@@ -170,9 +171,6 @@ final class CausalReplay {
                 }
             }
         }
-    }
-
-    private record BarrierKey(int region, long key) {
     }
 
     private static final class BarrierInstance {
@@ -366,8 +364,8 @@ final class CausalReplay {
 
     /** An enter or exit of the latency region: the outermost instance's duration and reductions. */
     private void latency(ProfileEvent e, ThreadState t) {
-        boolean enter = e.kind == EventKind.ENTER || e.kind == EventKind.ENTER_INSTANCE || e.kind == EventKind.BARRIER_ENTER;
-        boolean exit = e.kind == EventKind.EXIT || e.kind == EventKind.EXIT_THROW || e.kind == EventKind.BARRIER_EXIT;
+        boolean enter = e.kind.opens();
+        boolean exit = e.kind.closes();
         if (enter && t.latencyOpen++ == 0) {
             if (t.latencyEnter == null) {
                 t.latencyEnter = t.head.copy();
@@ -421,7 +419,7 @@ final class CausalReplay {
                 put(n++, sent, facts.message(sent.process, t.process));
             }
         } else if (e.kind == EventKind.BARRIER_EXIT) {
-            BarrierKey key = new BarrierKey(e.region, e.a);
+            BarrierKey key = BarrierKey.of(e);
             BarrierInstance b = barriers.get(key);
             if (b != null) {
                 long floor = facts.barrier(e.region);
@@ -577,7 +575,7 @@ final class CausalReplay {
         }
         switch (e.kind) {
             case SEND -> messages.send(e, t.head.copy());
-            case BARRIER_ENTER -> barriers.computeIfAbsent(new BarrierKey(e.region, e.a), k -> new BarrierInstance())
+            case BARRIER_ENTER -> barriers.computeIfAbsent(BarrierKey.of(e), k -> new BarrierInstance())
                     .enters.add(t.head.copy());
             case PROGRESS -> {
                 ProgressPoint p = progress.computeIfAbsent(e.region, r -> new ProgressPoint(threads.length));
@@ -592,8 +590,8 @@ final class CausalReplay {
             default -> {
             }
         }
-        boolean enter = e.kind == EventKind.ENTER || e.kind == EventKind.ENTER_INSTANCE || e.kind == EventKind.BARRIER_ENTER;
-        boolean exit = e.kind == EventKind.EXIT || e.kind == EventKind.EXIT_THROW || e.kind == EventKind.BARRIER_EXIT;
+        boolean enter = e.kind.opens();
+        boolean exit = e.kind.closes();
         if (t.start == null && (from < 0 || enter && e.region == from)) {
             t.start = t.head.copy();
         }

@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.analysis.stats;
 
+import dev.dprof.consolidator.analysis.messages.BarrierKey;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -209,9 +210,6 @@ public final class ProfileStatistics {
     private record Sent(int process, long lo, long hi, long truth, boolean inside) {
     }
 
-    private record BarrierKey(int region, long key) {
-    }
-
     private static final long NO_INSTANCE = Long.MIN_VALUE;
 
     private record InstanceKey(int region, long instance) implements Comparable<InstanceKey> {
@@ -350,7 +348,7 @@ public final class ProfileStatistics {
                         exit(t, e, seq);
                     }
                     if (e.kind == EventKind.BARRIER_EXIT) {
-                        BarrierInstance b = barriers.remove(new BarrierKey(e.region, e.a));
+                        BarrierInstance b = barriers.remove(BarrierKey.of(e));
                         if (b != null) {
                             finishBarrier(b);
                         }
@@ -479,7 +477,7 @@ public final class ProfileStatistics {
         }
 
         private void barrierEnter(ProfileEvent e, int process) {
-            BarrierInstance b = barriers.computeIfAbsent(new BarrierKey(e.region, e.a), k -> new BarrierInstance(processes));
+            BarrierInstance b = barriers.computeIfAbsent(BarrierKey.of(e), k -> new BarrierInstance(processes));
             b.enters++;
             b.participants = Math.max(b.participants, e.b);
             b.maxLo[process] = Math.max(b.maxLo[process], e.lo);
