@@ -166,13 +166,8 @@ public final class ConnectedComponents {
 
         /** The body: each vertex takes the smallest label around it. */
         void propagate(int iteration) {
-            int partial = passes.partialEnd(from, to);
-            if (partial > from) {
-                pass(from, partial);
-            }
-            for (int p = 0; p < passes.whole(); p++) {
-                threadChanges[index] = pass(from, to);
-            }
+            // The last pass is a whole one, so its count of changes is the one kept.
+            passes.run(from, to, (first, end) -> threadChanges[index] = pass(first, end));
         }
 
         /** The barrier: every thread of every rank waits here until the labels are exchanged. */

@@ -234,13 +234,7 @@ public final class DistributedKMeans {
 
         /** The body (Alg. 7 lines 6–10): nearest centroid of each point, summed per cluster. */
         void assign(int iteration) {
-            int partial = passes.partialEnd(from, to);
-            if (partial > from) {
-                pass(from, partial);
-            }
-            for (int p = 0; p < passes.whole(); p++) {
-                pass(from, to);
-            }
+            passes.run(from, to, this::pass);
         }
 
         /** The barrier (Alg. 7 line 11): every thread of every rank waits here for the all-reduce. */

@@ -186,13 +186,7 @@ public final class PageRank {
 
         /** The body: the new rank of each vertex from its in-neighbours' contributions. */
         void compute(int iteration) {
-            int partial = passes.partialEnd(from, to);
-            if (partial > from) {
-                pass(from, partial);
-            }
-            for (int p = 0; p < passes.whole(); p++) {
-                pass(from, to);
-            }
+            passes.run(from, to, this::pass);
         }
 
         /** The barrier: every thread of every rank waits here until the contributions are exchanged. */

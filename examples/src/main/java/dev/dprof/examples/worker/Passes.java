@@ -25,4 +25,21 @@ public record Passes(int whole, double fraction) {
     public int partialEnd(int from, int to) {
         return from + (int) Math.round((to - from) * fraction);
     }
+
+    /** One pass of a body over {@code [first, end)}. */
+    @FunctionalInterface
+    public interface Pass {
+        void over(int first, int end);
+    }
+
+    /** Runs the extra partial pass over {@code [from, to)}, if any, then the whole passes: the last is whole. */
+    public void run(int from, int to, Pass pass) {
+        int partial = partialEnd(from, to);
+        if (partial > from) {
+            pass.over(from, partial);
+        }
+        for (int p = 0; p < whole; p++) {
+            pass.over(from, to);
+        }
+    }
 }

@@ -36,4 +36,14 @@ class PassesTest {
         assertEquals(2, straggler.factor());
         assertEquals(1, other.factor());
     }
+
+    @Test
+    void runGivesThePartialPassFirstAndEndsWithAWholeOne() {
+        java.util.List<String> passes = new java.util.ArrayList<>();
+        Passes.of(2.5).run(10, 30, (first, end) -> passes.add(first + ".." + end));
+        assertEquals(java.util.List.of("10..20", "10..30", "10..30"), passes);
+        passes.clear();
+        Passes.of(1).run(10, 30, (first, end) -> passes.add(first + ".." + end));
+        assertEquals(java.util.List.of("10..30"), passes);
+    }
 }
