@@ -26,4 +26,19 @@ public sealed interface Link extends Closeable permits StreamLink, ChannelLink {
 
     /** Reads one int written by {@link #sendInt}. */
     int receiveInt() throws IOException;
+
+    /** Closes every link given (null slots skipped), ignoring failures: this runs after the one worth reporting. */
+    static void closeAll(Link[]... groups) {
+        for (Link[] links : groups) {
+            for (Link link : links) {
+                if (link != null) {
+                    try {
+                        link.close();
+                    } catch (IOException e) {
+                        // the first failure is the one worth reporting
+                    }
+                }
+            }
+        }
+    }
 }

@@ -394,6 +394,6 @@ public final class Mesh implements Closeable {
     /** Closes every connection; a thread blocked in a receive then fails instead of waiting on. */
     @Override
     public void close() {
-        Rendezvous.closeAll(streams, channels);
+        Link.closeAll(streams, channels);
     }
 }

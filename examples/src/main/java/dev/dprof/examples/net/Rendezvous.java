@@ -63,10 +63,10 @@ final class Rendezvous {
             r.connectChannels();
             r.acceptChannels(channelListener);
         } catch (SocketTimeoutException e) {
-            closeAll(r.streams, r.channels);
+            Link.closeAll(r.streams, r.channels);
             throw new IOException("rank " + rank + ": peers did not connect within " + timeout, e);
         } catch (IOException | RuntimeException e) {
-            closeAll(r.streams, r.channels);
+            Link.closeAll(r.streams, r.channels);
             throw e;
         }
         return new Links(r.streams, r.channels);
@@ -154,20 +154,5 @@ final class Rendezvous {
             throw new SocketTimeoutException("timed out " + what);
         }
         return (int) Math.min(left, Integer.MAX_VALUE);
-    }
-
-    /** Closes every link given, ignoring failures: this runs after the failure worth reporting. */
-    static void closeAll(Link[]... groups) {
-        for (Link[] links : groups) {
-            for (Link link : links) {
-                if (link != null) {
-                    try {
-                        link.close();
-                    } catch (IOException e) {
-                        // the first failure is the one worth reporting
-                    }
-                }
-            }
-        }
     }
 }

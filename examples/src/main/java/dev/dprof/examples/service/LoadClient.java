@@ -52,7 +52,7 @@ public final class LoadClient {
             }
             LoadClient client = new LoadClient(args);
             long start = System.nanoTime();
-            Team.run("client", links.length, t -> client.new Caller(t, links[t]).run(), () -> closeAll(links));
+            Team.run("client", links.length, t -> client.new Caller(t, links[t]).run(), () -> Link.closeAll(links));
             long end = System.nanoTime();
             long answered = 0;
             long wrong = 0;
@@ -62,7 +62,7 @@ public final class LoadClient {
             }
             return new Result(args.rank(), answered, wrong, Outcome.seconds(start, end));
         } finally {
-            closeAll(links);
+            Link.closeAll(links);
         }
     }
 
@@ -80,18 +80,6 @@ public final class LoadClient {
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted while connecting to " + server, interrupted);
-                }
-            }
-        }
-    }
-
-    private static void closeAll(Link[] links) {
-        for (Link link : links) {
-            if (link != null) {
-                try {
-                    link.close();
-                } catch (IOException e) {
-                    // closing after the end or after a failure: nothing left to save
                 }
             }
         }

@@ -52,7 +52,7 @@ public final class Server {
                 links[c] = new StreamLink(listener.accept());
             }
         } catch (IOException e) {
-            closeAll(links);
+            Link.closeAll(links);
             throw new IOException("server on " + self + ": " + e.getMessage(), e);
         }
         Server server = new Server(args, links);
@@ -61,7 +61,7 @@ public final class Server {
                 link.sendInt(Service.GO);
             }
             long start = System.nanoTime();
-            Team.run("handler", clients, c -> server.new Handler(c).serve(), () -> closeAll(links));
+            Team.run("handler", clients, c -> server.new Handler(c).serve(), () -> Link.closeAll(links));
             long end = System.nanoTime();
             long total = 0;
             for (long a : server.answered) {
@@ -69,19 +69,7 @@ public final class Server {
             }
             return new Result(total, Outcome.seconds(start, end));
         } finally {
-            closeAll(links);
-        }
-    }
-
-    private static void closeAll(Link[] links) {
-        for (Link link : links) {
-            if (link != null) {
-                try {
-                    link.close();
-                } catch (IOException e) {
-                    // closing after the end or after a failure: nothing left to save
-                }
-            }
+            Link.closeAll(links);
         }
     }
 
