@@ -95,12 +95,13 @@ final class TimelineSample {
                         if (at >= 0) {
                             seen[s]++;
                             PriorityQueue<Span> heap = kept.get(s);
-                            Span span = new Span(e.region, at, openLo[s][at], openHi[s][at], e.lo, e.hi);
-                            if (heap.size() < maxSpans) {
-                                heap.add(span);
-                            } else if (heap.peek().length() < span.length()) {
-                                heap.poll();
-                                heap.add(span);
+                            // Only a span that is kept is made: most of a long run's are not.
+                            long length = e.lo - openHi[s][at];
+                            if (heap.size() < maxSpans || heap.peek().length() < length) {
+                                if (heap.size() == maxSpans) {
+                                    heap.poll();
+                                }
+                                heap.add(new Span(e.region, at, openLo[s][at], openHi[s][at], e.lo, e.hi));
                             }
                             depth[s] = at;
                         }
