@@ -10,11 +10,13 @@ import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.WeakHashMap;
 
 /**
  * The first pass of the causal analyses: the measured minimum latency of every cross-thread edge
@@ -38,6 +40,13 @@ import java.util.TreeSet;
  * the same ones.
  */
 final class CausalFacts {
+    /**
+     * The facts of an opened profile, measured once: a report asks the what-if ranking, its curves
+     * and the critical path of the same profile, each of which needs them. A profile folder is
+     * immutable once written, and the entry goes with the {@link Profile} object.
+     */
+    private static final Map<Profile, CausalFacts> MEASURED = Collections.synchronizedMap(new WeakHashMap<>());
+
     private final int processes;
     private final long[] message;
     private final Map<Integer, Long> barrier;
@@ -76,7 +85,17 @@ final class CausalFacts {
         return (long) stream << 40 | index;
     }
 
-    static CausalFacts measure(Profile profile) throws ProfileException {
+    /** The facts of {@code profile}, measured on first use. */
+    static CausalFacts of(Profile profile) throws ProfileException {
+        CausalFacts known = MEASURED.get(profile);
+        if (known == null) {
+            known = measure(profile);
+            MEASURED.put(profile, known);
+        }
+        return known;
+    }
+
+    private static CausalFacts measure(Profile profile) throws ProfileException {
         ProfileInfo info = profile.info();
         int processes = info.processes().size();
         int[] processOf = new int[info.streams().size()];

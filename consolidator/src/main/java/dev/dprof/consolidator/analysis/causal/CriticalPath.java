@@ -39,7 +39,7 @@ public final class CriticalPath {
 
     public static Result compute(Profile profile) throws ProfileException {
         ProfileInfo info = profile.info();
-        CausalFacts facts = CausalFacts.measure(profile);
+        CausalFacts facts = CausalFacts.of(profile);
         List<Cut> cuts = CausalAnalysis.everyRegion(info, facts, 1.0);
         CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, -1, -1, facts);
         CausalReplay.Result b = replays.bounds();

@@ -56,7 +56,7 @@ public final class WhatIf {
         for (double f : fractions) {
             cuts.add(CausalAnalysis.cut(info, region, f));
         }
-        return run(profile, cuts, from, to, CausalAnalysis.regionIndex(info, latency), CausalFacts.measure(profile));
+        return run(profile, cuts, from, to, CausalAnalysis.regionIndex(info, latency), CausalFacts.of(profile));
     }
 
     private static LatencySpeedup latency(ProfileInfo info, CausalReplay.Latency bounds, CausalReplay.Latency truth, int k) {
@@ -73,7 +73,7 @@ public final class WhatIf {
 
     /** Every region and dynamic instance cut by {@code fraction}, the largest sure gain first. */
     public static Result rank(Profile profile, double fraction, String from, String to) throws ProfileException {
-        CausalFacts facts = CausalFacts.measure(profile);
+        CausalFacts facts = CausalFacts.of(profile);
         Result r = run(profile, CausalAnalysis.everyRegion(profile.info(), facts, fraction), from, to, -1, facts);
         List<Prediction> ranked = new ArrayList<>(r.predictions());
         ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
@@ -94,7 +94,7 @@ public final class WhatIf {
                 cuts.add(CausalAnalysis.cut(info, region, f));
             }
         }
-        return run(profile, cuts, from, to, -1, CausalFacts.measure(profile));
+        return run(profile, cuts, from, to, -1, CausalFacts.of(profile));
     }
 
     private static Result run(Profile profile, List<Cut> cuts, String from, String to, int latency,
