@@ -94,10 +94,7 @@ final class ThreadStream {
             real[i] = events.truth;
             a[i] = events.a;
             b[i] = events.b;
-            switch (events.kind) {
-                case SEND, RECEIVE, BARRIER_ENTER, BARRIER_EXIT -> comm[i] = communicationOrdinal++;
-                default -> comm[i] = -1;
-            }
+            comm[i] = events.kind.communicates() ? communicationOrdinal++ : -1;
             sorted &= i == 0 || tick[i] >= tick[i - 1];
             i++;
         }
