@@ -32,7 +32,8 @@ import java.util.Properties;
  * BSP workload of I iterations with one message per worker per iteration between processes. The
  * large run holds N events, the small one N/10 — same processes, threads, iterations, messages
  * and real duration, only denser instrumentation.</li>
- * <li>Every consolidation runs in a fresh JVM with {@code -Xms = -Xmx = SIZE} ({@link ConsolidateFork}),
+ * <li>Every consolidation runs in a fresh JVM with {@code -Xms = -Xmx = SIZE} ({@link ConsolidateFork}) and
+ * the class-data archive that one untimed run wrote (as {@code ./dprof} maps its own after its first run),
  * R times each, the modes interleaved: {@code product} ({@code Consolidator.run}, the figure),
  * {@code sound} and {@code point} (the same pipeline copied in test scope, with the sound conversion
  * or a least-squares line {@code a + b·k}), and {@code product} on the small run.</li>
@@ -150,16 +151,16 @@ final class ConsolidateCommand {
 
     /**
      * The class path for the forks, copied into {@code work}: the consolidator's test classes (the
-     * trace generator) and this JVM's jars, so that builds running meanwhile (mvn test, mvn install)
-     * cannot wipe or replace them under running forks. Null, after saying why, if the copy changed
-     * while being made.
+     * trace generator) as one jar, and this JVM's jars, so that builds running meanwhile (mvn test,
+     * mvn install) cannot wipe or replace them under running forks, and so that the class path holds
+     * only jars, as class-data sharing requires. Null, after saying why, if the copy changed while
+     * being made.
      */
     static String snapshotClassPath(Path testClasses, Path work, String bench) throws IOException {
-        Path snapshot = work.resolve("test-classes");
-        deleteTree(snapshot);
-        copyTree(testClasses, snapshot);
-        if (!Files.isRegularFile(snapshot.resolve(GENERATOR.replace('.', '/') + ".class"))
-                || !Files.isRegularFile(snapshot.resolve(ConsolidateFork.VARIANTS.replace('.', '/') + ".class"))) {
+        Path snapshot = work.resolve("test-classes.jar");
+        java.util.Set<String> entries = jarTree(testClasses, snapshot);
+        if (!entries.contains(GENERATOR.replace('.', '/') + ".class")
+                || !entries.contains(ConsolidateFork.VARIANTS.replace('.', '/') + ".class")) {
             System.err.println("dprof bench " + bench + ": " + testClasses + " changed while being copied; run again");
             return null;
         }
@@ -194,18 +195,20 @@ final class ConsolidateCommand {
         long largeEvents = Long.parseLong(large.getProperty("events"));
         long smallEvents = Long.parseLong(small.getProperty("events"));
 
+        List<String> cds = classDataArchive(plan, small, smallEvents, work, classPath);
+
         List<Run> runs = new ArrayList<>();
         String[] modes = {"product", "sound", "point"};
         for (int r = 0; r < plan.repeats(); r++) {
             for (int m = 0; m < modes.length; m++) {
                 String mode = modes[(m + r) % modes.length]; // rotate, so no mode always runs first
-                runs.add(fork(plan, mode, "large", large, largeEvents, work, classPath, null));
+                runs.add(fork(plan, mode, "large", large, largeEvents, work, classPath, null, cds));
             }
-            runs.add(fork(plan, "product", "small", small, smallEvents, work, classPath, null));
+            runs.add(fork(plan, "product", "small", small, smallEvents, work, classPath, null, cds));
         }
         if (jfr != null) {
             System.out.println("dprof bench consolidate: one more product run with JFR (not in the figures) → " + jfr);
-            fork(plan, "product", "large", large, largeEvents, work, classPath, jfr);
+            fork(plan, "product", "large", large, largeEvents, work, classPath, jfr, cds);
         }
 
         Figures f = Figures.of(runs, largeEvents);
@@ -242,14 +245,33 @@ final class ConsolidateCommand {
         return load(summary);
     }
 
+    /**
+     * The flags that map a class-data archive into every timed fork, as {@code ./dprof} does after
+     * its first run: the archive is written by one untimed consolidation of the small trace.
+     */
+    private static List<String> classDataArchive(Plan plan, Properties small, long smallEvents, Path work,
+                                                 String classPath) throws Exception {
+        Path archive = work.resolve("consolidate.jsa");
+        Files.deleteIfExists(archive);
+        List<String> quiet = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+        List<String> dump = new ArrayList<>(quiet);
+        dump.add("-XX:ArchiveClassesAtExit=" + archive);
+        fork(plan, "sound", "small", small, smallEvents, work, classPath, null, dump);
+        System.out.printf(Locale.ROOT, "dprof bench consolidate: class-data archive %.1f MiB from one untimed run"
+                + " (the timed runs map it, as ./dprof does after its first run)%n", Files.size(archive) / 1048576.0);
+        List<String> use = new ArrayList<>(quiet);
+        use.add("-XX:SharedArchiveFile=" + archive);
+        return use;
+    }
+
     private static Run fork(Plan plan, String mode, String trace, Properties generated, long expectedEvents, Path work,
-                            String classPath, Path jfr) throws Exception {
+                            String classPath, Path jfr, List<String> flags) throws Exception {
         Path out = work.resolve("profile-" + mode + "-" + trace);
         Path result = work.resolve("result-" + mode + "-" + trace + ".properties");
         if (Files.exists(out)) {
             deleteTree(out);
         }
-        List<String> cmd = javaCommand(classPath, plan.xmx(), jfr);
+        List<String> cmd = javaCommand(classPath, plan.xmx(), jfr, flags);
         cmd.add(ConsolidateFork.class.getName());
         cmd.addAll(List.of(mode, generated.getProperty("runDir"), generated.getProperty("calibrationDir"), out.toString(),
                 result.toString(), DRIFT));
@@ -302,6 +324,11 @@ final class ConsolidateCommand {
 
     /** {@code java} with this JVM's flags (the --add-opens Chronicle needs), a fixed heap, the class path. */
     static List<String> javaCommand(String classPath, String heap, Path jfr) {
+        return javaCommand(classPath, heap, jfr, List.of());
+    }
+
+    /** The same with more JVM flags (the class-data archive). */
+    static List<String> javaCommand(String classPath, String heap, Path jfr, List<String> flags) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -312,6 +339,7 @@ final class ConsolidateCommand {
         }
         cmd.add("-Xms" + heap);
         cmd.add("-Xmx" + heap);
+        cmd.addAll(flags);
         if (jfr != null) {
             cmd.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
         }
@@ -441,17 +469,20 @@ final class ConsolidateCommand {
                 Arrays.toString(Arrays.stream(f.cpuSeconds().get(k)).map(x -> Math.round(x * 1000) / 1000.0).toArray())));
     }
 
-    static void copyTree(Path from, Path to) throws IOException {
-        try (java.util.stream.Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
+    /** Writes every file under {@code from} into the jar {@code to}; returns the entries written. */
+    static java.util.Set<String> jarTree(Path from, Path to) throws IOException {
+        java.util.Set<String> written = new java.util.HashSet<>();
+        try (java.util.stream.Stream<Path> all = Files.walk(from);
+             java.util.jar.JarOutputStream jar = new java.util.jar.JarOutputStream(Files.newOutputStream(to))) {
+            for (Path p : all.filter(Files::isRegularFile).toList()) {
+                String name = from.relativize(p).toString().replace(File.separatorChar, '/');
+                jar.putNextEntry(new java.util.jar.JarEntry(name));
+                Files.copy(p, jar);
+                jar.closeEntry();
+                written.add(name);
             }
         }
+        return written;
     }
 
     static void deleteTree(Path root) throws IOException {
