@@ -94,7 +94,7 @@ public final class Weaver {
                 .with(new FailureListener())
                 .with(NameFilter::new)
                 .ignore(ElementMatchers.none())
-                .type(this::isCandidate)
+                .type((type, loader, module, redefined, domain) -> isCandidate(type, loader))
                 .transform(this::transform)
                 .installOn(inst);
     }
@@ -130,14 +130,20 @@ public final class Weaver {
         return config.annotations() ? ByName.IF_ANNOTATED : ByName.SKIP;
     }
 
-    private boolean isCandidate(TypeDescription type) {
+    /**
+     * Whether ByteBuddy should weave the type. Classes of the boot and platform loaders (the JDK's)
+     * are never looked into for {@code @Region}: at installation every class loaded so far, most of
+     * them the JDK's, is matched for retransformation, and reading each one's method annotations
+     * cost start-up time and left ByteBuddy's code to be compiled while the application ran.
+     */
+    private boolean isCandidate(TypeDescription type, ClassLoader loader) {
         if (type.isAnnotation()) {
             return false;
         }
         return switch (byName(type.getName())) {
             case WEAVE -> true;
             case SKIP -> false;
-            case IF_ANNOTATED -> !type.getDeclaredMethods()
+            case IF_ANNOTATED -> !isJdkLoader(loader) && !type.getDeclaredMethods()
                     .filter(ElementMatchers.isAnnotatedWith(ElementMatchers.named(REGION_ANNOTATION))).isEmpty();
         };
     }
@@ -162,18 +168,18 @@ public final class Weaver {
         @Override
         public byte[] transform(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
                                 byte[] bytes) throws IllegalClassFormatException {
-            return mayWeave(internalName, redefined, bytes)
+            return mayWeave(loader, internalName, redefined, bytes)
                     ? classFileTransformer.transform(loader, internalName, redefined, domain, bytes) : null;
         }
 
         @Override
         public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> redefined,
                                 ProtectionDomain domain, byte[] bytes) throws IllegalClassFormatException {
-            return mayWeave(internalName, redefined, bytes)
+            return mayWeave(loader, internalName, redefined, bytes)
                     ? classFileTransformer.transform(module, loader, internalName, redefined, domain, bytes) : null;
         }
 
-        private boolean mayWeave(String internalName, Class<?> redefined, byte[] bytes) {
+        private boolean mayWeave(ClassLoader loader, String internalName, Class<?> redefined, byte[] bytes) {
             if (redefined != null) {
                 return true;
             }
@@ -183,9 +189,14 @@ public final class Weaver {
             return switch (byName(internalName.replace('/', '.'))) {
                 case WEAVE -> true;
                 case SKIP -> false;
-                case IF_ANNOTATED -> contains(bytes, REGION_DESCRIPTOR);
+                case IF_ANNOTATED -> !isJdkLoader(loader) && contains(bytes, REGION_DESCRIPTOR);
             };
         }
+    }
+
+    /** The boot and platform loaders, which load the JDK's classes: none of them carries {@code @Region}. */
+    private static boolean isJdkLoader(ClassLoader loader) {
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
     }
 
     private static final byte[] REGION_DESCRIPTOR = ("L" + REGION_ANNOTATION.replace('.', '/') + ";")
