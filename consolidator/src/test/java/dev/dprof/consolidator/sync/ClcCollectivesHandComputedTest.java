@@ -163,6 +163,31 @@ class ClcCollectivesHandComputedTest {
         assertEquals(List.of(1012L, 1124L, 1155L, 3986L), c.points().get(2));
     }
 
+    /**
+     * Inversions on midpoints count only the flavour's pairs: for N-to-N the exits of processes 0
+     * (1130) and 2 (1090) come before process 1's enter (1155); for 1-to-N with root 0 only process
+     * 2's exit comes before the root's enter (1100); for N-to-1 only the root's exit (1130) before
+     * 1155. After CLC none is left.
+     */
+    @Test
+    void syncQualityCountsTheFlavoursInversionsOnly(@TempDir Path dir) throws Exception {
+        long[][] expected = {{0, 2}, {1, 1}, {2, 1}, {3, 1}, {4, 1}};
+        for (long[] x : expected) {
+            CollectiveFlavour f = CollectiveFlavour.values()[(int) x[0]];
+            Path d = dir.resolve(f.label);
+            Profile freezer = trace(d.resolve("freezer"), f, 0);
+            SyncQuality.Figures before = SyncQuality.measure(freezer, "freezer", 0);
+            assertEquals(x[1], before.barrierInversions(), f.label);
+            assertEquals(x[1], before.inversions(), f.label);
+            PointSync.correct(freezer, d.resolve("clc"));
+            SyncQuality.Figures after = SyncQuality.measure(Profile.open(d.resolve("clc")), "clc", 0);
+            assertEquals(0, after.inversions(), f.label);
+            // exits with at least one enter before them: all but exscan's rank 0, and N-to-1's root only
+            long exits = f == CollectiveFlavour.N_TO_ONE ? 1 : f == CollectiveFlavour.EXSCAN ? 2 : 3;
+            assertEquals(exits, after.barrierExits(), f.label);
+        }
+    }
+
     /** After the correction no exit comes before an enter that precedes it by the flavour (μ = 0). */
     @Test
     void noFlavourLeavesAViolation(@TempDir Path dir) throws Exception {
