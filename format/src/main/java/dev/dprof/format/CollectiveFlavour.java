@@ -57,16 +57,19 @@ public enum CollectiveFlavour {
         return null;
     }
 
-    /** The flavour with this label (also accepted: {@code barrier} for N-to-N), or {@code null}. */
-    public static CollectiveFlavour ofLabel(String label) {
-        if ("barrier".equals(label)) {
-            return N_TO_N;
-        }
-        for (CollectiveFlavour f : values()) {
-            if (f.label.equals(label)) {
-                return f;
-            }
-        }
-        return null;
+    /** The names a configuration may give a flavour: the MPI operations of Becker §4.1 it stands for. */
+    public static final java.util.List<String> NAMES = java.util.List.of("allreduce", "barrier", "allgather",
+            "alltoall", "bcast", "scatter", "reduce", "gather", "scan", "exscan");
+
+    /** The flavour of one of {@link #NAMES} (case-insensitive), or {@code null}. */
+    public static CollectiveFlavour ofName(String name) {
+        return switch (name.toLowerCase(java.util.Locale.ROOT)) {
+            case "allreduce", "barrier", "allgather", "alltoall" -> N_TO_N;
+            case "bcast", "scatter" -> ONE_TO_N;
+            case "reduce", "gather" -> N_TO_ONE;
+            case "scan" -> SCAN;
+            case "exscan" -> EXSCAN;
+            default -> null;
+        };
     }
 }
