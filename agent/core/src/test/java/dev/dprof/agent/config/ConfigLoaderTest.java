@@ -102,7 +102,9 @@ class ConfigLoaderTest {
         assertEquals(Optional.of(new CalibrationSpec("calib.example.org", 7077, CalibrationSpec.DEFAULT_INTERVAL_SEC)),
                 c.calibration());
         assertEquals(List.of(RegionKind.PLAIN, RegionKind.SEND, RegionKind.RECEIVE, RegionKind.BARRIER,
-                RegionKind.PROGRESS, RegionKind.PLAIN), c.regions().stream().map(RegionSpec::kind).toList());
+                RegionKind.COLLECTIVE, RegionKind.PROGRESS, RegionKind.PLAIN),
+                c.regions().stream().map(RegionSpec::kind).toList());
+        assertEquals(CollectiveFlavour.ONE_TO_N, c.regions().get(4).collective().orElseThrow().flavour());
     }
 
     @Test
