@@ -431,7 +431,7 @@ final class ConsolidateCommand {
         for (String mode : List.of("sound", "point")) {
             Map<String, Double> phases = phaseMedians(runs, mode);
             if (!phases.isEmpty()) {
-                System.out.println("  phases of the copy, " + mode + " (median CPU seconds of the consolidating thread, large trace):");
+                System.out.println("  phases of the copy, " + mode + " (median wall seconds, large trace):");
                 phases.forEach((k, v) -> System.out.printf(Locale.ROOT, "    %8.3f s  %6.1f ns/event  %s%n", v,
                         v * 1e9 / Long.parseLong(large.getProperty("events")), k));
             }

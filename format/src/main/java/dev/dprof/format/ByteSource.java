@@ -21,6 +21,11 @@ public final class ByteSource {
         return this;
     }
 
+    /** The buffer read from, positioned at what is not read yet (for readers that decode in bulk). */
+    ByteBuffer buffer() {
+        return buffer;
+    }
+
     public boolean hasRemaining() {
         return buffer.hasRemaining();
     }

@@ -1,13 +1,25 @@
 package dev.dprof.format;
 
+import java.nio.ByteBuffer;
+
 /**
  * A cursor over one encoded batch (see {@link EventBatchEncoder}); reused across batches so
  * reading allocates nothing per event. Fields describe the current event after {@link #next()}.
+ *
+ * <p>Implementation notes: the consolidator decodes every event of a trace through
+ * {@link #next()} twice, so it reads the batch from a {@code byte[]} with the position in a
+ * field, not through a {@link ByteBuffer}: each varint byte then costs one array load and one
+ * comparison with the batch's end. A batch that ends inside an event is still a
+ * {@link FormatException} naming what was being read.
  */
 public final class EventBatchReader {
     public static final long NO_TRUTH = Long.MIN_VALUE;
 
-    private ByteSource in;
+    private static final int COLUMNS = EventBatchEncoder.FLAG_TRUTH | EventBatchEncoder.FLAG_CPU;
+
+    private byte[] bytes = new byte[0];
+    private int position;
+    private int limit;
     private int flags;
     private int remaining;
     private long threadId;
@@ -22,15 +34,39 @@ public final class EventBatchReader {
     public long a;
     public long b;
 
-    /** Starts reading the batch body (after its type byte). */
+    /** Starts reading the batch body (after its type byte): the rest of {@code source}. */
     public EventBatchReader reset(ByteSource source) throws FormatException {
-        in = source;
-        threadId = in.readVarLong("batch thread id");
-        flags = in.readByte("batch flags");
-        if ((flags & ~(EventBatchEncoder.FLAG_TRUTH | EventBatchEncoder.FLAG_CPU)) != 0) {
+        ByteBuffer buffer = source.buffer();
+        int length = buffer.remaining();
+        if (buffer.hasArray()) {
+            int offset = buffer.arrayOffset() + buffer.position();
+            buffer.position(buffer.limit()); // the batch is the rest of the record
+            return reset(buffer.array(), offset, length);
+        }
+        byte[] copy = new byte[length];
+        buffer.get(copy);
+        return reset(copy, 0, length);
+    }
+
+    /** Starts reading the batch body (after its type byte) held in {@code length} bytes from {@code offset}. */
+    public EventBatchReader reset(byte[] body, int offset, int length) throws FormatException {
+        bytes = body;
+        position = offset;
+        limit = offset + length;
+        threadId = varLong("batch thread id");
+        if (position >= limit) {
+            throw new FormatException("truncated while reading batch flags");
+        }
+        flags = bytes[position++] & 0xFF;
+        if ((flags & ~(EventBatchEncoder.FLAG_TRUTH | EventBatchEncoder.FLAG_CPU
+                | EventBatchEncoder.FLAG_NO_COMMUNICATION)) != 0) {
             throw new FormatException("unknown batch flags " + flags);
         }
-        remaining = in.readVarInt("batch event count", Integer.MAX_VALUE);
+        long count = varLong("batch event count");
+        if (count < 0 || count > Integer.MAX_VALUE) {
+            throw new FormatException("batch event count out of range: " + count);
+        }
+        remaining = (int) count;
         tick = 0;
         truth = (flags & EventBatchEncoder.FLAG_TRUTH) != 0 ? 0 : NO_TRUTH;
         cpu = -1;
@@ -49,28 +85,64 @@ public final class EventBatchReader {
         return (flags & EventBatchEncoder.FLAG_TRUTH) != 0;
     }
 
+    /** Whether the writer said the batch holds no event that {@link EventKind#communicates()}. */
+    public boolean holdsNoCommunication() {
+        return (flags & EventBatchEncoder.FLAG_NO_COMMUNICATION) != 0;
+    }
+
     /** Moves to the next event; {@code false} at the end of the batch. */
     public boolean next() throws FormatException {
         if (remaining == 0) {
             return false;
         }
         remaining--;
-        long header = in.readVarLong("event header");
+        long header = varLong("event header");
         int code = (int) (header & EventCodes.KIND_MASK);
         kind = EventKind.ofCode(code);
         if (kind == null) {
             throw new FormatException("unknown event kind " + code);
         }
         region = (int) (header >>> EventCodes.REGION_SHIFT);
-        tick += in.readSignedVarLong("event tick");
-        if ((flags & EventBatchEncoder.FLAG_TRUTH) != 0) {
-            truth += in.readSignedVarLong("event truth");
+        tick += signedVarLong("event tick");
+        if ((flags & COLUMNS) != 0) {
+            if ((flags & EventBatchEncoder.FLAG_TRUTH) != 0) {
+                truth += signedVarLong("event truth");
+            }
+            if ((flags & EventBatchEncoder.FLAG_CPU) != 0) {
+                long c = varLong("event cpu");
+                if (c < 0 || c > Integer.MAX_VALUE) {
+                    throw new FormatException("event cpu out of range: " + c);
+                }
+                cpu = (int) c;
+            }
         }
-        if ((flags & EventBatchEncoder.FLAG_CPU) != 0) {
-            cpu = in.readVarInt("event cpu", Integer.MAX_VALUE);
-        }
-        a = kind.payloadCount > 0 ? in.readSignedVarLong("event payload") : 0;
-        b = kind.payloadCount > 1 ? in.readSignedVarLong("event payload") : 0;
+        int payload = kind.payloadCount;
+        a = payload > 0 ? signedVarLong("event payload") : 0;
+        b = payload > 1 ? signedVarLong("event payload") : 0;
         return true;
+    }
+
+    private long signedVarLong(String what) throws FormatException {
+        long v = varLong(what);
+        return (v >>> 1) ^ -(v & 1);
+    }
+
+    private long varLong(String what) throws FormatException {
+        byte[] in = bytes;
+        int p = position;
+        int end = limit;
+        long result = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (p >= end) {
+                throw new FormatException("truncated while reading " + what);
+            }
+            int b = in[p++];
+            result |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                position = p;
+                return result;
+            }
+        }
+        throw new FormatException("malformed varint in " + what);
     }
 }

@@ -61,6 +61,15 @@ public enum EventKind {
         return this == EXIT || this == EXIT_THROW || this == BARRIER_EXIT;
     }
 
+    /**
+     * Whether the event takes part in communication (a send, a receive, a barrier enter or exit):
+     * what the consolidator's first pass collects for matching, and what a batch without any of
+     * them may say in its flags ({@link EventBatchEncoder#FLAG_NO_COMMUNICATION}).
+     */
+    public boolean communicates() {
+        return this == SEND || this == RECEIVE || this == BARRIER_ENTER || this == BARRIER_EXIT;
+    }
+
     /** The kind with this code, or {@code null} if this version does not know it. */
     public static EventKind ofCode(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;

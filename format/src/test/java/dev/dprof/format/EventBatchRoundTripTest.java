@@ -100,6 +100,35 @@ class EventBatchRoundTripTest {
         }
     }
 
+    /**
+     * A batch of region events says it holds no communication, so the consolidator's first pass can
+     * skip it; one send, receive or barrier event anywhere in it (in either encoding loop) and it
+     * does not.
+     */
+    @Test
+    void aBatchSaysWhetherItHoldsCommunication() throws FormatException {
+        SimulatedClock sim = SimulatedClock.parse("rate=1.3,offset=-5000");
+        for (EventKind k : EventKind.values()) {
+            for (boolean general : new boolean[] {false, true}) {
+                long[] ticks = {100, 200, 300};
+                int[] headers = {EventCodes.header(EventCodes.ENTER, 1), EventCodes.header(k.code, 2),
+                    EventCodes.header(EventCodes.EXIT, 1)};
+                ByteSink sink = new ByteSink(16);
+                EventBatchEncoder.encode(sink, 5, slots(ticks, headers, new long[3], new long[3]), 3,
+                        general ? sim : null, general);
+                ByteSource source = new ByteSource(ByteBuffer.wrap(sink.toByteArray()));
+                source.readByte("type");
+                EventBatchReader reader = new EventBatchReader().reset(source);
+                assertEquals(!k.communicates(), reader.holdsNoCommunication(), k + (general ? " (general loop)" : ""));
+                int read = 0;
+                while (reader.next()) {
+                    read++;
+                }
+                assertEquals(3, read, "the flag changes nothing in the events");
+            }
+        }
+    }
+
     @Test
     void aTypicalRegionEventCostsFewBytes() {
         int n = 10_000;

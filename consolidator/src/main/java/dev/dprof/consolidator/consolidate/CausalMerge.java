@@ -22,15 +22,19 @@ import java.util.function.LongConsumer;
  * inconsistent data (a key reused within one thread, say) leave none, the earliest parked event
  * goes anyway and is counted as a causality conflict.
  *
- * <p>Implementation notes: the free streams are the leaves of a tournament tree (inner nodes
- * keep the winner of their two children, the root the overall winner), one leaf per stream for
- * the whole merge. A parked or finished stream is a leaf holding {@link #ABSENT}, which loses to
- * every real head. Emitting the winner and advancing its stream replays one leaf-to-root path:
- * ⌈log₂ k⌉ comparisons of primitive keys ({@code long[]} head bounds, {@code int[]} tie breaks,
- * indexed by leaf), against about twice as many for a binary heap's sift-down; a released stream
- * replays its own path the same way. The hot loop allocates nothing; what parking needs (maps,
- * lists, boxing) sits in separate methods that run only for communication events, so the loop
- * stays small enough for C2 to inline.
+ * <p>Implementation notes: the free streams are the leaves of a loser tree (each inner node
+ * keeps the loser of the match played there, {@link #winner} the overall winner), one leaf per
+ * stream for the whole merge, padded to a power of two. A parked or finished stream is a leaf
+ * holding {@link #ABSENT}, which loses to every real head. Emitting the winner and advancing its
+ * stream replays one leaf-to-root path: ⌈log₂ k⌉ matches, each against the one loser stored at
+ * the node, written as conditional moves rather than branches (which way a match goes is a coin
+ * toss, and mispredicted branches were most of the merge's cost). The comparison looks at the
+ * heads' lower bounds first ({@code long[]}, indexed by leaf); only equal bounds, which are rare,
+ * go on to the upper bound and the stream index. A released parked stream is not the winner, and
+ * a loser tree cannot replay a leaf that is not, so a release rebuilds the tree (k matches; it
+ * happens at most once per communication event). The hot loop allocates nothing; what parking
+ * needs (maps, lists, boxing) sits in separate methods that run only for communication events,
+ * so the loop stays small enough for C2 to inline.
  */
 final class CausalMerge {
     /** The tie-break of a leaf without a head: loses to every stream index. */
@@ -41,8 +45,15 @@ final class CausalMerge {
     private final long[] headLo;
     private final long[] headHi;
     private final int[] tie;
-    /** The tournament: {@code tree[n]} the winning leaf below node n; root 1, leaf i at node k + i. */
-    private final int[] tree;
+    /** Leaves, a power of two ≥ the streams; leaf i is node {@code size + i}, the root node 1. */
+    private final int size;
+    /** The loser tree: {@code loser[n]} the leaf that lost the match at inner node n. */
+    private final int[] loser;
+    private int winner;
+    /** Scratch for {@link #build}: the winner below each node. */
+    private final int[] winners;
+    /** Set when parked streams were released: the tree is rebuilt instead of replayed. */
+    private boolean rebuild;
     private final Map<Integer, List<Integer>> parked = new HashMap<>();
     private final boolean[] sent;
     /** Per wait group of the collectives (CausalIndex#wire): signals still missing, and the group it then signals. */
@@ -56,10 +67,15 @@ final class CausalMerge {
     CausalMerge(CausalIndex index, List<ThreadStream> streams) throws FormatException {
         this.streams = streams.toArray(new ThreadStream[0]);
         int k = this.streams.length;
-        this.headLo = new long[k];
-        this.headHi = new long[k];
-        this.tie = new int[k];
-        this.tree = new int[2 * k];
+        this.size = Math.max(1, Integer.highestOneBit(Math.max(1, k) * 2 - 1));
+        this.headLo = new long[size];
+        this.headHi = new long[size];
+        this.tie = new int[size];
+        this.loser = new int[size];
+        this.winners = new int[2 * size];
+        java.util.Arrays.fill(headLo, Long.MAX_VALUE);
+        java.util.Arrays.fill(headHi, Long.MAX_VALUE);
+        java.util.Arrays.fill(tie, ABSENT);
         this.sent = new boolean[index.rows()];
         this.entersMissing = new int[index.groupCount()];
         this.groupNext = new int[entersMissing.length];
@@ -93,7 +109,7 @@ final class CausalMerge {
             return 0;
         }
         while (true) {
-            int leaf = tree[1];
+            int leaf = winner;
             if (tie[leaf] == ABSENT) {
                 leaf = forceOneParked();
                 if (leaf < 0) {
@@ -126,7 +142,12 @@ final class CausalMerge {
             } else {
                 setHead(leaf);
             }
-            replay(leaf);
+            if (rebuild) {
+                rebuild = false;
+                build();
+            } else {
+                replay(leaf);
+            }
         }
     }
 
@@ -135,10 +156,15 @@ final class CausalMerge {
         return firstLo;
     }
 
+    /** Whether leaf a's head goes before leaf b's: lower bound, then upper bound, then stream index. */
     private boolean before(int a, int b) {
         long la = headLo[a];
         long lb = headLo[b];
-        return la < lb || la == lb && (headHi[a] < headHi[b] || headHi[a] == headHi[b] && tie[a] < tie[b]);
+        return la != lb ? la < lb : tieBefore(a, b);
+    }
+
+    private boolean tieBefore(int a, int b) {
+        return headHi[a] != headHi[b] ? headHi[a] < headHi[b] : tie[a] < tie[b];
     }
 
     private void setHead(int leaf) {
@@ -154,27 +180,31 @@ final class CausalMerge {
         tie[leaf] = ABSENT;
     }
 
-    /** Replays the matches on the path from {@code leaf} to the root after its head changed. */
+    /** Replays the matches on the path from {@code leaf}, the winner, to the root after its head changed. */
     private void replay(int leaf) {
-        int k = streams.length;
-        for (int node = (k + leaf) >>> 1; node > 0; node >>>= 1) {
-            int left = tree[2 * node];
-            int right = tree[2 * node + 1];
-            tree[node] = before(right, left) ? right : left;
+        int candidate = leaf;
+        for (int node = (size + leaf) >>> 1; node > 0; node >>>= 1) {
+            int stored = loser[node];
+            boolean storedWins = before(stored, candidate);
+            loser[node] = storedWins ? candidate : stored;
+            candidate = storedWins ? stored : candidate;
         }
+        winner = candidate;
     }
 
     /** Plays every match bottom-up. */
     private void build() {
-        int k = streams.length;
-        for (int leaf = 0; leaf < k; leaf++) {
-            tree[k + leaf] = leaf;
+        for (int leaf = 0; leaf < size; leaf++) {
+            winners[size + leaf] = leaf;
         }
-        for (int node = k - 1; node > 0; node--) {
-            int left = tree[2 * node];
-            int right = tree[2 * node + 1];
-            tree[node] = before(right, left) ? right : left;
+        for (int node = size - 1; node > 0; node--) {
+            int left = winners[2 * node];
+            int right = winners[2 * node + 1];
+            boolean rightWins = before(right, left);
+            winners[node] = rightWins ? right : left;
+            loser[node] = rightWins ? left : right;
         }
+        winner = winners[1];
     }
 
     private boolean blocked(ThreadStream s) {
@@ -204,8 +234,8 @@ final class CausalMerge {
             if (waiting != null) {
                 for (int leaf : waiting) {
                     setHead(leaf);
-                    replay(leaf);
                 }
+                rebuild = true;
             }
         }
         if (chained != CausalIndex.NO_DEPENDENCY) {
@@ -227,6 +257,7 @@ final class CausalMerge {
         }
         if (best >= 0) {
             conflicts++;
+            rebuild = true; // the forced leaf is not the tree's winner, so it cannot be replayed
             List<Integer> list = parked.get(bestToken);
             list.remove(Integer.valueOf(best));
             if (list.isEmpty()) {

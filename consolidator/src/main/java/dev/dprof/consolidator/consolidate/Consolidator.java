@@ -77,9 +77,16 @@ public final class Consolidator {
     static ProfileInfo run(Options options, LongConsumer progress, TickBounds.Factory conversion, Consumer<String> phases)
             throws ConsolidationException, IOException {
         List<Path> queues;
-        RunInventory inventory;
         try {
             queues = RunDirs.expand(options.runs());
+        } catch (ReadException e) {
+            throw new ConsolidationException(e.getMessage());
+        }
+        // The calibration files do not depend on the queues' contents: read them meanwhile.
+        Parallel.Pending<CalibrationSet> calibrationLoad = options.sync() == Sync.NONE ? null
+                : Parallel.start("dprof-calibration", () -> loadCalibration(options, queues));
+        RunInventory inventory;
+        try {
             inventory = RunInventory.scan(queues);
         } catch (ReadException e) {
             throw new ConsolidationException(e.getMessage());
@@ -112,7 +119,7 @@ public final class Consolidator {
             referenceHz = first.header().nominalTickHz();
             referenceTruth = first.header().simulatedClock().orElse(null);
         } else {
-            calibration = loadCalibration(options, queues);
+            calibration = calibrationLoad.join(ConsolidationException.class);
             phases.accept("calibration");
             for (RunInventory.Process p : inventory.processes()) {
                 if (calibration.conversion(p.header().domainId()).isEmpty()) {

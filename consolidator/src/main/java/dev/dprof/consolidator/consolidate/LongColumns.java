@@ -23,6 +23,20 @@ final class LongColumns {
         return size++;
     }
 
+    /** Appends every row of {@code other}, in its order. */
+    void addAll(LongColumns other) {
+        int need = size + other.size;
+        if (need > columns[0].length) {
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] = Arrays.copyOf(columns[c], Math.max(need, size * 2));
+            }
+        }
+        for (int c = 0; c < columns.length; c++) {
+            System.arraycopy(other.columns[c], 0, columns[c], size, other.size);
+        }
+        size = need;
+    }
+
     long get(int row, int column) {
         return columns[column][row];
     }

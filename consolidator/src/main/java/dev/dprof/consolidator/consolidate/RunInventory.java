@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 
 /**
  * The consolidator's first pass: one sequential read of every process queue that learns what
@@ -90,17 +91,37 @@ public final class RunInventory {
     final LongColumns communication = new LongColumns(7);
     private final List<String> problems = new ArrayList<>();
 
+    /**
+     * Scans every queue, several at a time (one task per process, as many at once as there are
+     * processors): each queue is read by one thread from start to end, and the results are put
+     * together in the order of {@code queues}, so the inventory is the same as a sequential scan's.
+     */
     public static RunInventory scan(List<Path> queues) throws ReadException {
+        List<Callable<Scanned>> tasks = new ArrayList<>();
+        for (int i = 0; i < queues.size(); i++) {
+            int index = i;
+            tasks.add(() -> scanOne(index, queues.get(index)));
+        }
         RunInventory inventory = new RunInventory();
-        for (Path dir : queues) {
-            try (ProcessQueue queue = ProcessQueue.open(dir)) {
-                Process process = new Process(inventory.processes.size(), dir, queue.header());
-                inventory.processes.add(process);
-                queue.read(inventory.new Scanner(process));
-                inventory.problems.addAll(queue.problems());
-            }
+        for (Scanned scanned : Parallel.invokeAll("dprof-inventory", tasks, ReadException.class)) {
+            inventory.processes.add(scanned.process);
+            inventory.communication.addAll(scanned.communication);
+            inventory.problems.addAll(scanned.problems);
         }
         return inventory;
+    }
+
+    /** One queue's part of the inventory. */
+    private record Scanned(Process process, LongColumns communication, List<String> problems) {
+    }
+
+    private static Scanned scanOne(int index, Path dir) throws ReadException {
+        try (ProcessQueue queue = ProcessQueue.open(dir)) {
+            Process process = new Process(index, dir, queue.header());
+            LongColumns communication = new LongColumns(7);
+            queue.read(new Scanner(process, communication));
+            return new Scanned(process, communication, queue.problems());
+        }
     }
 
     public List<Process> processes() {
@@ -115,11 +136,13 @@ public final class RunInventory {
         return processes.stream().mapToLong(p -> p.events).sum();
     }
 
-    private final class Scanner implements RecordVisitor {
+    private static final class Scanner implements RecordVisitor {
         private final Process process;
+        private final LongColumns communication;
 
-        Scanner(Process process) {
+        Scanner(Process process, LongColumns communication) {
             this.process = process;
+            this.communication = communication;
         }
 
         @Override
@@ -138,14 +161,15 @@ public final class RunInventory {
             if (!process.threads.contains(thread)) {
                 process.threads.add(thread);
             }
+            if (events.holdsNoCommunication()) {
+                process.events += events.count(); // region and thread events are read in the second pass
+                return;
+            }
             while (events.next()) {
                 process.events++;
-                switch (events.kind) {
-                    case SEND, RECEIVE, BARRIER_ENTER, BARRIER_EXIT -> communication.add(process.index, thread,
-                            events.kind.code, events.region, events.tick, events.a, events.b);
-                    default -> {
-                        // region and thread events are read again in the second pass
-                    }
+                if (events.kind.communicates()) {
+                    communication.add(process.index, thread, events.kind.code, events.region, events.tick, events.a,
+                            events.b);
                 }
             }
         }

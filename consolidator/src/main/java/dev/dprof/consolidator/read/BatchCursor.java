@@ -1,10 +1,8 @@
 package dev.dprof.consolidator.read;
 
-import dev.dprof.format.ByteSource;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.RecordType;
-import java.nio.ByteBuffer;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -19,7 +17,6 @@ public final class BatchCursor implements AutoCloseable {
     private final ExcerptTailer tailer;
     private final long thread;
     private final EventBatchReader events = new EventBatchReader();
-    private final ByteSource source = new ByteSource(ByteBuffer.allocate(0));
     private byte[] buffer = new byte[1 << 16];
 
     BatchCursor(ExcerptTailer tailer, long thread) {
@@ -54,8 +51,7 @@ public final class BatchCursor implements AutoCloseable {
                 }
                 bytes.read(buffer, 0, length);
             }
-            source.reset(ByteBuffer.wrap(buffer, 1, length - 1));
-            events.reset(source);
+            events.reset(buffer, 1, length - 1);
             return true;
         }
     }

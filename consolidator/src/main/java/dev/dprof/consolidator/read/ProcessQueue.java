@@ -19,6 +19,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
 import net.openhft.chronicle.wire.DocumentContext;
+import net.openhft.posix.PosixAPI;
 
 /**
  * One process's queue, opened read-only: reading never modifies it, so it is safe on the queue
@@ -32,6 +33,12 @@ public final class ProcessQueue implements AutoCloseable {
     private final ProcessHeader header;
     private final List<String> problems = new ArrayList<>();
     private byte[] buffer = new byte[1 << 16];
+
+    static {
+        // Chronicle's core loads JNR (about 360 classes, 0.2 s of a consolidation's start) for msync
+        // and pre-touching, which reading never uses.
+        PosixAPI.useNoOpPosixApi();
+    }
 
     private ProcessQueue(Path dir, SingleChronicleQueue queue, ProcessHeader header) {
         this.dir = dir;

@@ -25,8 +25,8 @@ import java.util.Optional;
  */
 public final class ConversionVariants {
     /**
-     * CPU nanoseconds of the running thread per phase of the last {@link #run} in this JVM, in order
-     * (for the benchmark's report; thread CPU time, so that a busy machine does not inflate them).
+     * Wall nanoseconds per phase of the last {@link #run} in this JVM, in order (for the benchmark's
+     * report; wall time, because the consolidation runs parts of its work on several threads).
      */
     public static final Map<String, Long> PHASES = new LinkedHashMap<>();
 
@@ -44,17 +44,13 @@ public final class ConversionVariants {
             default -> throw new IllegalArgumentException("mode sound|point, not " + mode);
         };
         PHASES.clear();
-        long[] last = {cpu()};
+        long[] last = {System.nanoTime()};
         return Consolidator.run(new Consolidator.Options(List.of(runs), List.of(calibrationDir), out,
                 Consolidator.Sync.FREEZER, DriftModels.parse(drift), Optional.empty()), n -> { }, conversion, phase -> {
-                    long now = cpu();
+                    long now = System.nanoTime();
                     PHASES.merge(phase, now - last[0], Long::sum);
                     last[0] = now;
                 }).events();
-    }
-
-    private static long cpu() {
-        return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 
     /** {@code lo = hi = y0 + round((k − x0)·b)}: a point, and no claim. */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.posix.PosixAPI;
 import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
 import net.openhft.chronicle.wire.DocumentContext;
 
@@ -43,6 +44,13 @@ public final class QueueSink implements AutoCloseable {
     }
 
     /** Opens (creating) the queue in {@code dir}. */
+    static {
+        // Chronicle's core loads JNR (about 360 classes and 0.2 s at start) for msync and
+        // pre-touching, which this sink never asks for; our Chronicle is relocated, so this choice
+        // is ours alone and never the host application's.
+        PosixAPI.useNoOpPosixApi();
+    }
+
     public static QueueSink open(Path dir) throws IOException {
         Files.createDirectories(dir);
         FileStore store = Files.getFileStore(dir);

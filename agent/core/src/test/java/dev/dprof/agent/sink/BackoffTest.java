@@ -25,7 +25,7 @@ class BackoffTest {
     }
 
     @Test
-    void pollsAFewIntervalsThenSleepsDoublingUpToTheCap() {
+    void sleepsAfterOneEmptyPassDoublingUpToTheCap() {
         Backoff b = new Backoff(5 * MS);
         List<Boolean> idle = new ArrayList<>();
         List<Long> waits = new ArrayList<>();
@@ -34,8 +34,8 @@ class BackoffTest {
             idle.add(b.idle());
             waits.add(b.waitNanos() / MS);
         }
-        assertEquals(List.of(false, false, false, true, true, true, true, true, true, true, true, true, true, true), idle);
-        assertEquals(List.of(5L, 5L, 5L, 5L, 10L, 20L, 40L, 80L, 160L, 320L, 640L, 1000L, 1000L, 1000L), waits);
+        assertEquals(List.of(true, true, true, true, true, true, true, true, true, true, true, true, true, true), idle);
+        assertEquals(List.of(5L, 10L, 20L, 40L, 80L, 160L, 320L, 640L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L), waits);
     }
 
     @Test
