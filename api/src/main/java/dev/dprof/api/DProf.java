@@ -33,6 +33,23 @@ public final class DProf {
         // woven by the agent
     }
 
+    /**
+     * This thread arrives at instance {@code key} of a collective operation of {@code participants} threads, as
+     * participant {@code rank}, {@code root} being the root's rank. {@code flavour} says which arrivals a departure
+     * waits for (Becker et al. 2009, §4.1): {@code "allreduce"} (also {@code barrier}, {@code allgather},
+     * {@code alltoall}) all of them; {@code "bcast"} ({@code scatter}) the root's; {@code "reduce"}
+     * ({@code gather}) all, for the root's departure only; {@code "scan"} those of ranks ≤ the departing one's,
+     * {@code "exscan"} those of lower ranks. Rank and root are ignored where the flavour needs none (pass 0).
+     */
+    public static void collectiveEnter(String flavour, long key, int participants, int rank, int root) {
+        // woven by the agent
+    }
+
+    /** This thread leaves instance {@code key} of the collective; the same arguments as its {@link #collectiveEnter}. */
+    public static void collectiveExit(String flavour, long key, int participants, int rank, int root) {
+        // woven by the agent
+    }
+
     /** A unit of useful work is done (a Coz progress point); {@code name} names the point. */
     public static void progress(String name) {
         // woven by the agent

@@ -9,6 +9,8 @@ import dev.dprof.consolidator.consolidate.Consolidator;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.examples.Cluster;
+import dev.dprof.format.CollectiveFlavour;
+import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.TcpRegions;
 import dev.dprof.format.profile.ProfileEvent;
@@ -60,6 +62,8 @@ class ExamplesIT {
         p.assertTcpMatched();
         p.assertAllMatched();
         p.assertRegionCount("kmeans.assign", EventKind.ENTER, WORKERS * THREADS * ITERATIONS);
+        // the initial centroids' broadcast, a 1-to-N collective picked by YAML alone
+        p.assertCollective("net.broadcast", CollectiveFlavour.ONE_TO_N, WORKERS, 0);
     }
 
     @Test
@@ -287,8 +291,58 @@ class ExamplesIT {
             });
             assertEquals(Map.of(), incomplete, () -> region + " instances without " + participants
                     + " enters and exits (key=[enters, exits]); " + describe());
-            assertEquals(instances.size(), info.messages().barrierInstances(), this::describe);
+            assertEquals(collectiveInstances(), info.messages().barrierInstances(), this::describe);
             return instances.size();
+        }
+
+        /** Instances of every barrier and collective region, counted from the events. */
+        private long collectiveInstances() {
+            return events.stream().filter(e -> e.kind == EventKind.BARRIER_ENTER || e.kind == EventKind.BARRIER_EXIT)
+                    .map(e -> List.of((long) e.region, e.a)).distinct().count();
+        }
+
+        /**
+         * Every instance of collective {@code region} has the flavour, participants and root given, an
+         * enter and an exit of each rank 0 .. participants − 1, and the root entered before any rank
+         * left (the 1-to-N edge, in the consolidated order); the profile reports no incomplete instance.
+         */
+        void assertCollective(String region, CollectiveFlavour flavour, int participants, int root) {
+            Map<Long, List<CollectiveShape>> enters = new TreeMap<>();
+            Map<Long, List<CollectiveShape>> exits = new TreeMap<>();
+            Map<Long, Integer> rootEntered = new TreeMap<>();
+            int position = 0;
+            int region0 = regionIndex(region);
+            for (ProfileEvent e : events) {
+                position++;
+                if (e.region != region0) {
+                    continue;
+                }
+                CollectiveShape shape = CollectiveShape.unpack(e.b);
+                assertEquals(new CollectiveShape(flavour, participants, shape.rank(), root), shape, this::describe);
+                if (e.kind == EventKind.BARRIER_ENTER) {
+                    enters.computeIfAbsent(e.a, k -> new ArrayList<>()).add(shape);
+                    if (shape.isRoot()) {
+                        rootEntered.put(e.a, position);
+                    }
+                } else if (e.kind == EventKind.BARRIER_EXIT) {
+                    exits.computeIfAbsent(e.a, k -> new ArrayList<>()).add(shape);
+                    Integer entered = rootEntered.get(e.a);
+                    assertTrue(entered != null && entered < position, () -> region + ": an exit before the root's enter");
+                }
+            }
+            assertTrue(!enters.isEmpty(), () -> "no events of " + region + "; " + describe());
+            List<Long> ranks = java.util.stream.LongStream.range(0, participants).boxed().toList();
+            for (Map<Long, List<CollectiveShape>> side : List.of(enters, exits)) {
+                side.forEach((key, shapes) -> assertEquals(ranks, shapes.stream().map(CollectiveShape::rank).sorted()
+                        .toList(), () -> region + " instance " + key + ": ranks; " + describe()));
+            }
+            assertEquals(enters.keySet(), exits.keySet(), this::describe);
+            assertTrue(info.problems().stream().noneMatch(p -> p.contains("collective")), this::describe);
+        }
+
+        private int regionIndex(String name) {
+            return info.regions().stream().filter(r -> r.name().equals(name)).mapToInt(ProfileInfo.Region::index)
+                    .findFirst().orElse(-1);
         }
     }
 }

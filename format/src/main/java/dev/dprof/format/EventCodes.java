@@ -26,6 +26,31 @@ public final class EventCodes {
     public static final int PROCESS_END = 13;
     public static final int PROBE_COST = 14;
 
+    /*
+     * The second payload of BARRIER_ENTER/BARRIER_EXIT, the collective's shape (format version 2,
+     * CollectiveShape): participants in bits 0-19, the flavour in bits 20-23, the participant's rank
+     * in bits 24-43, the root's rank in bits 44-63. A version 1 barrier payload (participants only)
+     * reads as an N-to-N shape.
+     */
+    public static final int SHAPE_FIELD_BITS = 20;
+    public static final long SHAPE_FIELD_MAX = (1L << SHAPE_FIELD_BITS) - 1;
+    public static final int SHAPE_FLAVOUR_SHIFT = 20;
+    public static final int SHAPE_RANK_SHIFT = 24;
+    public static final int SHAPE_ROOT_SHIFT = 44;
+
+    /** N-to-N (barrier, all-reduce, all-gather): every enter precedes every exit. */
+    public static final int FLAVOUR_N_TO_N = 0;
+    /** 1-to-N (broadcast, scatter): the root's enter precedes every exit. */
+    public static final int FLAVOUR_ONE_TO_N = 1;
+    /** N-to-1 (reduce, gather): every enter precedes the root's exit. */
+    public static final int FLAVOUR_N_TO_ONE = 2;
+    /** Inclusive scan: the enter of rank i precedes the exit of every rank j ≥ i. */
+    public static final int FLAVOUR_SCAN = 3;
+    /** Exclusive scan: the enter of rank i precedes the exit of every rank j > i. */
+    public static final int FLAVOUR_EXSCAN = 4;
+    /** The probe could not record the shape (a value out of range): the instance implies no order. */
+    public static final int FLAVOUR_INVALID = 15;
+
     private EventCodes() {
     }
 

@@ -21,9 +21,12 @@ public enum EventKind {
     SEND(EventCodes.SEND, 2),
     /** A message has arrived (payload: channel, sequence key). */
     RECEIVE(EventCodes.RECEIVE, 2),
-    /** A thread arrives at a barrier (payload: barrier key, participants). */
+    /**
+     * A thread arrives at a barrier or another collective (payload: instance key, shape — the
+     * flavour, participants, rank and root, {@link CollectiveShape}).
+     */
     BARRIER_ENTER(EventCodes.BARRIER_ENTER, 2),
-    /** A thread leaves a barrier (payload: barrier key, participants). */
+    /** A thread leaves a barrier or another collective (payload: instance key, shape). */
     BARRIER_EXIT(EventCodes.BARRIER_EXIT, 2),
     /** A progress point was passed (payload: count added). */
     PROGRESS(EventCodes.PROGRESS, 1),

@@ -51,9 +51,9 @@ public record ProcessHeader(
     /** Decodes the body after the type byte. */
     public static ProcessHeader decode(ByteSource in) throws FormatException {
         int version = in.readVarInt("format version", Integer.MAX_VALUE);
-        if (version != RecordType.FORMAT_VERSION) {
-            throw new FormatException("unknown format version " + version + " (this build reads "
-                    + RecordType.FORMAT_VERSION + ")");
+        if (version < RecordType.OLDEST_READABLE_VERSION || version > RecordType.FORMAT_VERSION) {
+            throw new FormatException("unknown format version " + version + " (this build reads versions "
+                    + RecordType.OLDEST_READABLE_VERSION + " to " + RecordType.FORMAT_VERSION + ")");
         }
         String host = in.readString("host");
         long pid = in.readVarLong("pid");

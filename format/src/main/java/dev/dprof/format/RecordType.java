@@ -4,9 +4,14 @@ package dev.dprof.format;
  * The first byte of every document in a process's queue says what follows. The layout of
  * each is in {@code docs/FORMAT.md}; {@link #FORMAT_VERSION} is written in the header and a
  * reader refuses versions it does not know.
+ *
+ * <p>Version 2 gave the barrier events' second payload a collective shape ({@link CollectiveShape});
+ * a version 1 payload (participants) reads as an N-to-N shape, so both are read alike.
  */
 public final class RecordType {
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
+    /** The oldest version this build still reads. */
+    public static final int OLDEST_READABLE_VERSION = 1;
 
     public static final int HEADER = 'H';
     public static final int REGION = 'R';

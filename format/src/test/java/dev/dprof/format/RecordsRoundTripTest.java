@@ -43,6 +43,22 @@ class RecordsRoundTripTest {
     }
 
     @Test
+    void aVersionOneHeaderIsStillRead() throws FormatException {
+        ByteSink sink = new ByteSink(8);
+        header(1).encode(sink);
+        assertEquals(header(1), ProcessHeader.decode(sourceOf(sink, RecordType.HEADER)));
+    }
+
+    @Test
+    void theNextFormatVersionIsRefusedInOneLine() throws FormatException {
+        ByteSink sink = new ByteSink(8);
+        header(RecordType.FORMAT_VERSION + 1).encode(sink);
+        FormatException e = assertThrows(FormatException.class,
+                () -> ProcessHeader.decode(sourceOf(sink, RecordType.HEADER)));
+        assertEquals("unknown format version 3 (this build reads versions 1 to 2)", e.getMessage());
+    }
+
+    @Test
     void regionThreadAndEndRecordsRoundTrip() throws FormatException {
         RegionInfo region = new RegionInfo(5, "Worker#compute", "plain", "yaml", "dprof.yaml:7", OptionalLong.of(-3));
         ThreadInfo thread = new ThreadInfo(17, "worker-1 ✓");

@@ -1,6 +1,8 @@
 package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.calibrator.estimate.MatchedMessage;
+import dev.dprof.format.CollectiveFlavour;
+import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.TcpRegions;
@@ -12,8 +14,9 @@ import java.util.Map;
 /**
  * Matches communication events into the facts the merge and the calibration rely on: each
  * receive with its send ({@code send(c, s)} ↔ {@code receive(c, s)}; for TCP byte streams the read
- * with the write that sent its last byte, see {@link TcpRegions}), each barrier exit with the
- * enters of its instance (same barrier region name and key). Nothing is invented: a receive
+ * with the write that sent its last byte, see {@link TcpRegions}), each collective exit with the
+ * enters of its instance (same region name and key) that precede it by the instance's flavour
+ * ({@link #wire}). Nothing is invented: a receive
  * without a send, a send without a receive, or a key sent twice is reported and imposes no order.
  *
  * <p>Communication events are identified in the second pass by their ordinal among the
@@ -29,7 +32,13 @@ final class CausalIndex {
     private final Map<StreamId, int[]> signals = new HashMap<>();
     private final List<MatchedMessage> matched = new ArrayList<>();
     private final java.util.Set<Integer> matchedTcpWrites = new java.util.HashSet<>();
-    private final int[] barrierEnters;
+    /** Per wait group: signals needed, and the group it signals once satisfied. */
+    private final List<Integer> need = new ArrayList<>();
+    private final List<Integer> next = new ArrayList<>();
+    private final int[] groupNeed;
+    private final int[] groupNext;
+    private final List<String> incomplete = new ArrayList<>();
+    private final List<String> malformed = new ArrayList<>();
     private int unmatchedSends;
     private int unmatchedReceives;
     private int ambiguous;
@@ -83,8 +92,7 @@ final class CausalIndex {
         }
         Map<MessageKey, Integer> received = new HashMap<>();
         Map<Long, Long> tcpReadEnds = new HashMap<>();
-        Map<BarrierKey, Integer> instances = new HashMap<>();
-        List<Integer> enters = new ArrayList<>();
+        Map<BarrierKey, CollectiveRows> instances = new java.util.LinkedHashMap<>();
         for (int r = 0; r < rows; r++) {
             long kind = c.get(r, RunInventory.KIND);
             StreamId id = new StreamId((int) c.get(r, RunInventory.PROCESS), c.get(r, RunInventory.THREAD));
@@ -108,17 +116,8 @@ final class CausalIndex {
                 received.merge(key, 1, Integer::sum);
                 link(id, ordinal, r, send);
             } else if (kind == EventCodes.BARRIER_ENTER || kind == EventCodes.BARRIER_EXIT) {
-                BarrierKey key = new BarrierKey(regionName(r), c.get(r, RunInventory.A));
-                int instance = instances.computeIfAbsent(key, k -> {
-                    enters.add(0);
-                    return enters.size() - 1;
-                });
-                if (kind == EventCodes.BARRIER_ENTER) {
-                    enters.set(instance, enters.get(instance) + 1);
-                    signals.get(id)[ordinal[r]] = rows + instance;
-                } else {
-                    dependencies.get(id)[ordinal[r]] = rows + instance;
-                }
+                instances.computeIfAbsent(new BarrierKey(regionName(r), c.get(r, RunInventory.A)),
+                        k -> new CollectiveRows()).add(kind == EventCodes.BARRIER_ENTER, r);
             }
         }
         for (Map.Entry<MessageKey, Integer> e : sends.entrySet()) {
@@ -138,7 +137,141 @@ final class CausalIndex {
             }
         }
         barrierInstances = instances.size();
-        barrierEnters = enters.stream().mapToInt(Integer::intValue).toArray();
+        instances.forEach((key, rowsOf) -> wire(key, rowsOf, ordinal));
+        groupNeed = need.stream().mapToInt(Integer::intValue).toArray();
+        groupNext = next.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * The happens-before edges of one collective instance, by its flavour (Becker et al. 2009,
+     * §4.1), as wait groups: a group is satisfied once the enters that signal it have all been
+     * emitted (and, when chained, the group before it is satisfied); exits wait for a group.
+     * N-to-N: one group of every enter, for every exit. 1-to-N: one group of the root's enter,
+     * for every exit. N-to-1: one group of every enter, for the root's exit. Scan: a chain of
+     * groups in rank order, group k holding the enters of the k-th rank present and the group
+     * before it; the exit of rank j waits for the group of the greatest rank ≤ j (exscan: < j).
+     * An instance whose events disagree on their shape implies no order and is reported, as is one
+     * short of enters, exits or its root.
+     */
+    private void wire(BarrierKey key, CollectiveRows rowsOf, int[] ordinal) {
+        LongColumns c = inventory.communication;
+        int rows = c.size();
+        CollectiveShape shape = rowsOf.shape(c);
+        if (shape == null) {
+            malformed.add(key.region() + " key " + key.key());
+            return;
+        }
+        CollectiveFlavour flavour = shape.flavour();
+        List<Integer> enterRows = rowsOf.enters;
+        List<Integer> exitRows = rowsOf.exits;
+        if (enterRows.size() != shape.participants() || exitRows.size() != shape.participants()
+                || flavour.rooted && !rowsOf.hasRoot(c, shape.root())) {
+            incomplete.add(key.region() + " key " + key.key() + " (" + shape + "): " + enterRows.size()
+                    + " enters, " + exitRows.size() + " exits" + (flavour.rooted && !rowsOf.hasRoot(c, shape.root())
+                    ? ", the root's missing" : ""));
+        }
+        if (flavour == CollectiveFlavour.SCAN || flavour == CollectiveFlavour.EXSCAN) {
+            java.util.TreeMap<Long, Integer> groupOfRank = new java.util.TreeMap<>();
+            for (int r : enterRows) {
+                groupOfRank.putIfAbsent(rankOf(r), 0);
+            }
+            int previous = NO_DEPENDENCY;
+            for (Map.Entry<Long, Integer> rank : groupOfRank.entrySet()) {
+                int g = newGroup(previous == NO_DEPENDENCY ? 0 : 1);
+                if (previous != NO_DEPENDENCY) {
+                    next.set(previous, g);
+                }
+                rank.setValue(g);
+                previous = g;
+            }
+            for (int r : enterRows) {
+                int g = groupOfRank.get(rankOf(r));
+                need.set(g, need.get(g) + 1);
+                signal(r, ordinal, rows + g);
+            }
+            for (int r : exitRows) {
+                Map.Entry<Long, Integer> g = flavour == CollectiveFlavour.SCAN
+                        ? groupOfRank.floorEntry(rankOf(r)) : groupOfRank.lowerEntry(rankOf(r));
+                if (g != null) {
+                    depend(r, ordinal, rows + g.getValue());
+                }
+            }
+            return;
+        }
+        int g = newGroup(0);
+        for (int r : enterRows) {
+            if (flavour != CollectiveFlavour.ONE_TO_N || rankOf(r) == shape.root()) {
+                need.set(g, need.get(g) + 1);
+                signal(r, ordinal, rows + g);
+            }
+        }
+        for (int r : exitRows) {
+            if (flavour != CollectiveFlavour.N_TO_ONE || rankOf(r) == shape.root()) {
+                depend(r, ordinal, rows + g);
+            }
+        }
+    }
+
+    private int newGroup(int initialNeed) {
+        need.add(initialNeed);
+        next.add(NO_DEPENDENCY);
+        return need.size() - 1;
+    }
+
+    private long rankOf(int row) {
+        return CollectiveShape.unpack(inventory.communication.get(row, RunInventory.B)).rank();
+    }
+
+    private StreamId streamOf(int row) {
+        LongColumns c = inventory.communication;
+        return new StreamId((int) c.get(row, RunInventory.PROCESS), c.get(row, RunInventory.THREAD));
+    }
+
+    private void signal(int row, int[] ordinal, int token) {
+        signals.get(streamOf(row))[ordinal[row]] = token;
+    }
+
+    private void depend(int row, int[] ordinal, int token) {
+        dependencies.get(streamOf(row))[ordinal[row]] = token;
+    }
+
+    /** The enter and exit rows of one collective instance. */
+    private static final class CollectiveRows {
+        final List<Integer> enters = new ArrayList<>();
+        final List<Integer> exits = new ArrayList<>();
+
+        void add(boolean enter, int row) {
+            (enter ? enters : exits).add(row);
+        }
+
+        /**
+         * The instance's shape when all its events agree on flavour, participants and root, no rank
+         * lies outside the participants and, where ranks matter, no rank enters or exits twice;
+         * else null (malformed).
+         */
+        CollectiveShape shape(LongColumns c) {
+            CollectiveShape first = CollectiveShape.unpack(c.get(enters.isEmpty() ? exits.get(0) : enters.get(0),
+                    RunInventory.B));
+            if (first.flavour() == null) {
+                return null;
+            }
+            for (List<Integer> side : List.of(enters, exits)) {
+                java.util.Set<Long> ranks = new java.util.HashSet<>();
+                for (int r : side) {
+                    CollectiveShape s = CollectiveShape.unpack(c.get(r, RunInventory.B));
+                    if (s.flavour() != first.flavour() || s.participants() != first.participants()
+                            || first.flavour().rooted && s.root() != first.root()
+                            || first.flavour().ranked && (s.rank() >= first.participants() || !ranks.add(s.rank()))) {
+                        return null;
+                    }
+                }
+            }
+            return first;
+        }
+
+        boolean hasRoot(LongColumns c, long root) {
+            return enters.stream().anyMatch(r -> CollectiveShape.unpack(c.get(r, RunInventory.B)).rank() == root);
+        }
     }
 
     /** Records that receive {@code r} waits for send {@code send}, and the pair for the calibration. */
@@ -160,7 +293,7 @@ final class CausalIndex {
         return info == null ? "#" + inventory.communication.get(row, RunInventory.REGION) : info.name();
     }
 
-    /** Dependencies of a thread's communication events by ordinal; a value ≥ rows is a barrier instance. */
+    /** Dependencies of a thread's communication events by ordinal; a value ≥ rows is a wait group. */
     int[] dependencies(int process, long thread) {
         return dependencies.getOrDefault(new StreamId(process, thread), new int[0]);
     }
@@ -170,14 +303,41 @@ final class CausalIndex {
         return signals.getOrDefault(new StreamId(process, thread), new int[0]);
     }
 
-    /** The row count: dependency values below it are send rows, at or above it barrier instances. */
+    /** The row count: dependency values below it are send rows, at or above it wait groups. */
     int rows() {
         return inventory.communication.size();
     }
 
-    /** How many enters the barrier instance has (an exit waits for all of them). */
-    int barrierEnters(int instance) {
-        return barrierEnters[instance];
+    /** Wait groups of the collectives ({@link #wire}): {@code rows() + group} is a token. */
+    int groupCount() {
+        return groupNeed.length;
+    }
+
+    /** How many signals a group needs: its enters, plus one for the group chained before it. */
+    int groupNeed(int group) {
+        return groupNeed[group];
+    }
+
+    /** The group a group signals once satisfied (a scan's next rank), or {@link #NO_DEPENDENCY}. */
+    int groupNext(int group) {
+        return groupNext[group];
+    }
+
+    /** One line per collective instance short of enters, exits or its root, or malformed; at most a few named. */
+    List<String> collectiveProblems() {
+        List<String> lines = new ArrayList<>();
+        if (!incomplete.isEmpty()) {
+            lines.add(incomplete.size() + " collective instances not entered and left once by each participant "
+                    + "(their recorded edges kept, none invented): "
+                    + String.join("; ", incomplete.subList(0, Math.min(3, incomplete.size())))
+                    + (incomplete.size() > 3 ? "; …" : ""));
+        }
+        if (!malformed.isEmpty()) {
+            lines.add(malformed.size() + " collective instances whose events disagree on flavour, participants, root "
+                    + "or ranks (no order imposed): " + String.join("; ", malformed.subList(0, Math.min(3, malformed.size())))
+                    + (malformed.size() > 3 ? "; …" : ""));
+        }
+        return lines;
     }
 
     int barrierInstanceCount() {

@@ -12,8 +12,8 @@ import java.util.function.LongConsumer;
 
 /**
  * Merges the thread streams into one global order that respects program order (each stream is
- * consumed in order), message causality (a receive only after its send) and barriers (an exit
- * only after every enter of its instance) — DProf §4.5. Among the events free to go, the one
+ * consumed in order), message causality (a receive only after its send) and collectives (an exit
+ * only after the enters of its instance that precede it by the flavour, Becker §4.1) — DProf §4.5. Among the events free to go, the one
  * whose interval starts first goes next (ties: the narrower, then the lower stream index).
  * Intervals are never changed to achieve the order.
  *
@@ -56,7 +56,9 @@ final class CausalMerge {
     private boolean rebuild;
     private final Map<Integer, List<Integer>> parked = new HashMap<>();
     private final boolean[] sent;
+    /** Per wait group of the collectives (CausalIndex#wire): signals still missing, and the group it then signals. */
     private final int[] entersMissing;
+    private final int[] groupNext;
     private long conflicts;
     private long unbounded;
     private long emitted;
@@ -75,9 +77,11 @@ final class CausalMerge {
         java.util.Arrays.fill(headHi, Long.MAX_VALUE);
         java.util.Arrays.fill(tie, ABSENT);
         this.sent = new boolean[index.rows()];
-        this.entersMissing = new int[index.barrierInstanceCount()];
+        this.entersMissing = new int[index.groupCount()];
+        this.groupNext = new int[entersMissing.length];
         for (int i = 0; i < entersMissing.length; i++) {
-            entersMissing[i] = index.barrierEnters(i);
+            entersMissing[i] = index.groupNeed(i);
+            groupNext[i] = index.groupNext(i);
         }
         for (int leaf = 0; leaf < k; leaf++) {
             ThreadStream s = this.streams[leaf];
@@ -218,10 +222,12 @@ final class CausalMerge {
 
     /** Notes that {@code token} was emitted, and frees the streams that waited only for it. */
     private void signal(int token) throws FormatException {
+        int chained = CausalIndex.NO_DEPENDENCY;
         if (token < sent.length) {
             sent[token] = true;
-        } else {
-            entersMissing[token - sent.length]--;
+        } else if (--entersMissing[token - sent.length] == 0) {
+            // a scan's group, once complete, counts for the next rank's (CausalIndex#wire)
+            chained = groupNext[token - sent.length];
         }
         if (satisfied(token)) {
             List<Integer> waiting = parked.remove(token);
@@ -231,6 +237,9 @@ final class CausalMerge {
                 }
                 rebuild = true;
             }
+        }
+        if (chained != CausalIndex.NO_DEPENDENCY) {
+            signal(sent.length + chained);
         }
     }
 

@@ -186,6 +186,7 @@ public final class Consolidator {
             if (merge.conflicts() > 0) {
                 problems.add(merge.conflicts() + " causality conflicts (matched keys that contradict program order)");
             }
+            problems.addAll(causal.collectiveProblems());
             int unused = constrained == null ? 0 : constrained.unused();
             ProfileInfo info = new ProfileInfo(ProfileInfo.FORMAT_VERSION, options.sync().name().toLowerCase(),
                     calibration == null ? "none: one clock domain, raw ticks" : calibration.drift().describe(),

@@ -1,6 +1,6 @@
 package dev.dprof.consolidator.sync;
 
-import dev.dprof.consolidator.analysis.messages.BarrierKey;
+import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -12,9 +12,7 @@ import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The controlled logical clock (Rabenseifner 1997; Becker et al. 2009, §3–§4), in three passes over
@@ -29,13 +27,17 @@ import java.util.Map;
  * <li><b>Forward amortization</b> (Becker Eq. 4 and 4′): {@code LC'(e) = max(LC'(send) + μ,
  * LC'(prev) + δ, LC'(prev) + γ·(C(e) − C(prev)), C(e))} for a logical receive, the same without the
  * first term otherwise; {@code γ = 0.99}, {@code δ = 1} tick. Logical messages are the matched
- * messages and, per barrier instance (an N-to-N collective, Becker §4.1), every enter to every
- * exit, so an exit follows the last enter by μ. A receive moved forward by its send is a jump.</li>
+ * messages and, per collective instance, the enter → exit pairs of its flavour (Becker §4.1,
+ * {@link CollectiveMatcher}): N-to-N every enter to every exit, 1-to-N the root's enter to every
+ * exit, N-to-1 every enter to the root's exit, scan/exscan the enter of rank i to the exits of
+ * ranks j ≥ i / j > i; an exit follows the last of its enters by μ (Eq. 4′). A receive moved
+ * forward by its send is a jump.</li>
  * <li><b>Backward amortization</b> (Becker §3.2, §4.2): before each jump {@code Δ} at a receive, the
  * thread's events in the amortization interval {@code L_A = Δ / 0.02} move forward by a piecewise
  * linear correction rising from 0 to {@code Δ}: the lower convex hull of that ramp and of every
- * logical send's limit in the interval (its earliest logical receive minus μ, less its own time),
- * so that no send passes a receive it precedes. Overlapping corrections take the larger.</li>
+ * logical send's limit in the interval (its earliest logical receive minus μ, less its own time:
+ * for a collective's enter the earliest exit it precedes, Becker §4.2), so that no send passes a
+ * receive it precedes. Overlapping corrections take the larger.</li>
  * </ol>
  * The corrected times never break a message or a barrier (given the measured μ), and program order
  * holds. Memory: the messages and jumps of the run (as for consolidation), not its events.
@@ -233,8 +235,7 @@ final class ControlledLogicalClock {
         private final double[] prevLc;
         private final boolean[] started;
         private final MessageMatcher<Sent> messages;
-        private final Map<BarrierKey, List<Sent>> barriers = new HashMap<>();
-        private final Map<BarrierKey, Integer> exits = new HashMap<>();
+        private final CollectiveMatcher<Sent> collectives = new CollectiveMatcher<>();
         /** Per logical send: the earliest time it may take (its receives less μ). */
         private double[] limit = new double[1024];
         private double[] sendTime = new double[1024];
@@ -283,19 +284,12 @@ final class ControlledLogicalClock {
                     limitBy(sent, lc, p);
                 }
             } else if (e.kind == EventKind.BARRIER_EXIT) {
-                BarrierKey key = BarrierKey.of(e);
-                List<Sent> enters = barriers.get(key);
-                if (enters != null) {
-                    for (Sent enter : enters) {
-                        lc = Math.max(lc, enter.lc + mu(enter.process, p));
-                    }
-                    for (Sent enter : enters) {
-                        limitBy(enter, lc, p);
-                    }
-                    if (exits.merge(key, 1, Integer::sum) >= enters.size()) {
-                        barriers.remove(key);
-                        exits.remove(key);
-                    }
+                List<Sent> enters = collectives.exit(e);
+                for (Sent enter : enters) {
+                    lc = Math.max(lc, enter.lc + mu(enter.process, p));
+                }
+                for (Sent enter : enters) {
+                    limitBy(enter, lc, p);
                 }
             }
             if (collect && lc > local) {
@@ -304,7 +298,7 @@ final class ControlledLogicalClock {
             if (e.kind == EventKind.SEND) {
                 messages.send(e, logicalSend(s, p, lc));
             } else if (e.kind == EventKind.BARRIER_ENTER) {
-                barriers.computeIfAbsent(BarrierKey.of(e), k -> new ArrayList<>()).add(logicalSend(s, p, lc));
+                collectives.enter(e, logicalSend(s, p, lc));
             }
             prevC[s] = c;
             prevLc[s] = lc;

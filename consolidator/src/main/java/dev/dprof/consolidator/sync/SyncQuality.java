@@ -1,6 +1,6 @@
 package dev.dprof.consolidator.sync;
 
-import dev.dprof.consolidator.analysis.messages.BarrierKey;
+import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -9,8 +9,7 @@ import dev.dprof.format.FormatException;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.List;
 
 /**
  * How well a synchronization keeps what must hold, measured on one timestamp per event (a point
@@ -19,8 +18,10 @@ import java.util.Map;
  * <li><b>fast sends</b> (DProf Table 2) = violations of the clock condition with latency
  * (Becker Eq. 2): a receive closer to its send than the minimum latency {@code λ};</li>
  * <li><b>reversed messages</b> (Becker Fig. 5): a receive before its send;</li>
- * <li><b>inversions</b> of causally ordered events: reversed messages, and barrier exits before the
- * last enter of their instance;</li>
+ * <li><b>inversions</b> of causally ordered events: reversed messages, and collective exits before
+ * the last enter that happens before them by the instance's flavour (Becker §4.1,
+ * {@link CollectiveMatcher}: for a broadcast the root's enter, for a reduce every enter before the
+ * root's exit, for a scan the enters of the ranks up to the exit's);</li>
  * <li>with simulated clocks, the <b>error against the truth</b>: mean, p99 and max of
  * {@code |t − truth|}, p99 from a histogram of 1% buckets (rounded up).</li>
  * </ul>
@@ -67,7 +68,7 @@ public final class SyncQuality {
     public static Figures measure(Profile profile, String method, long minimumLatencyTicks) throws ProfileException {
         ProfileInfo info = profile.info();
         MessageMatcher<Sent> matcher = new MessageMatcher<>(info);
-        Map<BarrierKey, Double> lastEnter = new HashMap<>();
+        CollectiveMatcher<Double> collectives = new CollectiveMatcher<>();
         long messages = 0;
         long fast = 0;
         long reversed = 0;
@@ -92,12 +93,13 @@ public final class SyncQuality {
                             reversed += t < s.t ? 1 : 0;
                         }
                     }
-                    case BARRIER_ENTER -> lastEnter.merge(BarrierKey.of(e), t, Math::max);
+                    case BARRIER_ENTER -> collectives.enter(e, t);
                     case BARRIER_EXIT -> {
-                        Double enter = lastEnter.get(BarrierKey.of(e));
-                        if (enter != null) {
+                        List<Double> enters = collectives.exit(e);
+                        if (!enters.isEmpty()) {
                             exits++;
-                            barrierInversions += t < enter ? 1 : 0;
+                            double last = enters.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+                            barrierInversions += t < last ? 1 : 0;
                         }
                     }
                     default -> {

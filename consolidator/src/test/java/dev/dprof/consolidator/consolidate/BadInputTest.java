@@ -88,11 +88,19 @@ class BadInputTest {
 
     @Test
     void anUnknownFormatVersionIsRefusedByName(@TempDir Path dir) throws Exception {
-        SyntheticRun.Result run = SyntheticRun.generate(small(24).formatVersion(2), dir);
+        SyntheticRun.Result run = SyntheticRun.generate(small(24).formatVersion(3), dir);
         ConsolidationException e = assertThrows(ConsolidationException.class,
                 () -> Consolidated.of(run, dir.resolve("profile"), "bounded:2.2"));
         assertTrue(e.getMessage().contains(run.processes().get(0).dir().toString()), e.getMessage());
-        assertTrue(e.getMessage().endsWith("process header: unknown format version 2 (this build reads 1)"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("process header: unknown format version 3 (this build reads versions 1 to 2)"), e.getMessage());
+    }
+
+    /** Queues written before collectives had shapes (format version 1) still consolidate. */
+    @Test
+    void aVersionOneQueueIsStillRead(@TempDir Path dir) throws Exception {
+        SyntheticRun.Result run = SyntheticRun.generate(small(25).formatVersion(1), dir);
+        Consolidated c = Consolidated.of(run, dir.resolve("profile"), "bounded:2.2");
+        assertTrue(c.events().size() > 0);
     }
 
     /** A domain calibrated by one zero only: the frequency is bounded by the box alone, still sound. */

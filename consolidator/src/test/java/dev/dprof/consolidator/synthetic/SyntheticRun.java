@@ -4,6 +4,8 @@ import dev.dprof.clock.ClockDomain;
 import dev.dprof.clock.ClockSource;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.format.ByteSink;
+import dev.dprof.format.CollectiveFlavour;
+import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.EventKind;
@@ -109,6 +111,7 @@ public final class SyntheticRun {
         int killed = -1;
         double killedAt = 0.5;
         int formatVersion = RecordType.FORMAT_VERSION;
+        boolean collectives;
 
         public static Spec of(int processes, int threads, int iterations, long events, long seed) {
             Spec s = new Spec();
@@ -200,6 +203,15 @@ public final class SyntheticRun {
         public Spec killed(int process, double atShare) {
             killed = process;
             killedAt = atShare;
+            return this;
+        }
+
+        /**
+         * Iterations end in collectives of every flavour in turn (N-to-N, 1-to-N, N-to-1, scan,
+         * exscan; {@link #collectiveOf}) instead of barriers; needs format version 2.
+         */
+        public Spec collectives(boolean on) {
+            collectives = on;
             return this;
         }
 
@@ -598,13 +610,17 @@ public final class SyntheticRun {
                 }
                 w.add(Math.max(bodyEnd[g], w.last()), EventCodes.EXIT, BODY_ID, 0, 0);
                 arrive[g] = w.last() + (500 + random.nextInt(2500)) * US / 1000;
-                w.add(arrive[g], EventCodes.BARRIER_ENTER, BARRIER_ID, iteration, all);
+                w.add(arrive[g], EventCodes.BARRIER_ENTER, BARRIER_ID, iteration, shape(iteration, g, all));
                 release = Math.max(release, arrive[g]);
             }
-            release += (2 + random.nextInt(9)) * US;
-            for (int g = 0; g < all; g++) {
-                now[g] = release + random.nextLong(WAKE_MAX_US * US + 1);
-                procs.get(g / threads).workers.get(g % threads).add(now[g], EventCodes.BARRIER_EXIT, BARRIER_ID, iteration, all);
+            if (spec.collectives) {
+                release = collective(procs, iteration, arrive, now);
+            } else {
+                release += (2 + random.nextInt(9)) * US;
+                for (int g = 0; g < all; g++) {
+                    now[g] = release + random.nextLong(WAKE_MAX_US * US + 1);
+                    procs.get(g / threads).workers.get(g % threads).add(now[g], EventCodes.BARRIER_EXIT, BARRIER_ID, iteration, all);
+                }
             }
             for (Proc p : procs) {
                 p.drainUpTo(release);
@@ -621,6 +637,46 @@ public final class SyntheticRun {
             }
         }
         return messages;
+    }
+
+    /** The flavours the iterations cycle through with {@link Spec#collectives}. */
+    public static final CollectiveFlavour[] FLAVOURS = CollectiveFlavour.values();
+
+    /** Iteration {@code i}'s collective with {@link Spec#collectives}: flavour {@code i mod 5}, root {@code i mod all}. */
+    public static CollectiveShape collectiveOf(int iteration, int rank, int all) {
+        return new CollectiveShape(FLAVOURS[iteration % FLAVOURS.length], all, rank, iteration % all);
+    }
+
+    /** The second payload of worker {@code g}'s barrier events: the participants, or the collective's shape. */
+    private long shape(int iteration, int g, int all) {
+        return spec.collectives ? collectiveOf(iteration, g, all).pack() : all;
+    }
+
+    /**
+     * The exits of a collective by its flavour: each worker leaves a latency after the last enter
+     * that happens before its exit (Becker §4.1), never before its own enter, and wakes within
+     * {@value #WAKE_MAX_US} µs; so a broadcast's or a reduce's non-root may leave before others
+     * arrive. Returns the last exit.
+     */
+    private long collective(List<Proc> procs, int iteration, long[] arrive, long[] now) {
+        int threads = spec.threads;
+        int all = arrive.length;
+        long last = Long.MIN_VALUE;
+        for (int g = 0; g < all; g++) {
+            CollectiveShape exit = collectiveOf(iteration, g, all);
+            long after = Long.MIN_VALUE;
+            for (int h = 0; h < all; h++) {
+                if (exit.flavour().precedes(h, g, exit.root())) {
+                    after = Math.max(after, arrive[h]);
+                }
+            }
+            long ready = after == Long.MIN_VALUE ? arrive[g] : Math.max(arrive[g], after + (2 + random.nextInt(9)) * US);
+            now[g] = ready + 1 + random.nextLong(WAKE_MAX_US * US + 1);
+            procs.get(g / threads).workers.get(g % threads).add(now[g], EventCodes.BARRIER_EXIT, BARRIER_ID, iteration,
+                    shape(iteration, g, all));
+            last = Math.max(last, now[g]);
+        }
+        return last;
     }
 
     private void writeCalibration(Path dir, SimulatedClock reference, String referenceDomain, List<Proc> procs,

@@ -44,6 +44,8 @@ public final class Mesh implements Closeable {
     private final long[][] received;
     private final Message out = new Message();
     private final Message in = new Message();
+    /** Broadcasts this rank has finished: every rank calls them in the same order, so the count names one. */
+    private long broadcasts;
 
     private Mesh(int rank, Link[] streams, Link[] channels) {
         this.rank = rank;
@@ -223,6 +225,15 @@ public final class Mesh implements Closeable {
             receiveInto(root, BROADCAST, count, width);
             result.accept(in);
         }
+        broadcasts++;
+    }
+
+    /**
+     * How many broadcasts this rank has finished; read as a broadcast starts, it is the same on every
+     * rank for the same broadcast (a profiler's instance key for it, see examples/kmeans/dprof-distributed.yaml).
+     */
+    public long broadcasts() {
+        return broadcasts;
     }
 
     /** Returns once every rank has called it. */

@@ -1,7 +1,7 @@
 package dev.dprof.report.html;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.dprof.consolidator.analysis.messages.BarrierKey;
+import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -11,9 +11,8 @@ import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The critical path to draw on the timeline: followed back from the last event through the
@@ -46,7 +45,7 @@ final class CriticalPathTrace {
             hops.add(new ArrayList<>());
         }
         MessageMatcher<Point> matcher = new MessageMatcher<>(info);
-        Map<BarrierKey, Point> lastEnter = new HashMap<>();
+        CollectiveMatcher<Point> collectives = new CollectiveMatcher<>();
         double origin = Double.NaN;
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
@@ -61,7 +60,9 @@ final class CriticalPathTrace {
                 double t = e.lo - origin + (e.hi - e.lo) / 2.0;
                 Point from = switch (e.kind) {
                     case RECEIVE -> matcher.receive(e);
-                    case BARRIER_EXIT -> lastEnter.get(BarrierKey.of(e));
+                    // the last enter before the exit by the collective's flavour (Becker §4.1)
+                    case BARRIER_EXIT -> collectives.exit(e).stream().max(Comparator.comparingDouble(Point::time))
+                            .orElse(null);
                     default -> null;
                 };
                 if (seen[s] && from != null && from.time() >= last[s] && from.time() <= t) {
@@ -69,7 +70,7 @@ final class CriticalPathTrace {
                 }
                 switch (e.kind) {
                     case SEND -> matcher.send(e, new Point(s, t));
-                    case BARRIER_ENTER -> lastEnter.merge(BarrierKey.of(e), new Point(s, t), (a, b) -> a.time() >= b.time() ? a : b);
+                    case BARRIER_ENTER -> collectives.enter(e, new Point(s, t));
                     default -> {
                     }
                 }

@@ -1,6 +1,7 @@
 package dev.dprof.report.perfetto;
 
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.report.perfetto.TraceNames.Arg;
@@ -229,8 +230,11 @@ final class TrackEventWriter {
 
     private static void payload(TrackEvent.Builder ev, EventKind kind, long a, long b) {
         Arg[] args = Arg.payload(kind);
+        // A collective's second payload is its shape; the trace shows its participants.
+        long second = kind == EventKind.BARRIER_ENTER || kind == EventKind.BARRIER_EXIT
+                ? CollectiveShape.participantsOf(b) : b;
         for (int i = 0; i < args.length; i++) {
-            ev.addDebugAnnotations(DebugAnnotation.newBuilder().setNameIid(args[i].iid()).setIntValue(i == 0 ? a : b));
+            ev.addDebugAnnotations(DebugAnnotation.newBuilder().setNameIid(args[i].iid()).setIntValue(i == 0 ? a : second));
         }
     }
 

@@ -49,12 +49,43 @@ public final class Probes {
         Rings.record(EventCodes.RECEIVE | region << EventCodes.REGION_SHIFT, channel, key);
     }
 
+    /** Arrival at a barrier or collective; {@code shape} is its participants, or a {@link #collectiveShape}. */
     public static void barrierEnter(int region, long key, long participants) {
         Rings.record(EventCodes.BARRIER_ENTER | region << EventCodes.REGION_SHIFT, key, participants);
     }
 
     public static void barrierExit(int region, long key, long participants) {
         Rings.record(EventCodes.BARRIER_EXIT | region << EventCodes.REGION_SHIFT, key, participants);
+    }
+
+    /**
+     * The shape of a collective event (the format's {@code CollectiveShape}, bit layout in {@link EventCodes}):
+     * flavour, participants, this participant's rank and the root's. A value out of range makes the shape invalid,
+     * which the reader reports and which implies no order — never a wrong one.
+     */
+    public static long collectiveShape(long flavour, long participants, long rank, long root) {
+        long max = EventCodes.SHAPE_FIELD_MAX;
+        if (flavour < 0 || flavour >= EventCodes.FLAVOUR_INVALID || participants < 0 || participants > max
+                || rank < 0 || rank > max || root < 0 || root > max) {
+            return (long) EventCodes.FLAVOUR_INVALID << EventCodes.SHAPE_FLAVOUR_SHIFT;
+        }
+        return participants | flavour << EventCodes.SHAPE_FLAVOUR_SHIFT | rank << EventCodes.SHAPE_RANK_SHIFT
+                | root << EventCodes.SHAPE_ROOT_SHIFT;
+    }
+
+    /** The flavour code of a collective named as in the YAML configuration ({@code bcast}, …); invalid if unknown. */
+    public static long flavourCode(String name) {
+        if (name == null) {
+            return EventCodes.FLAVOUR_INVALID;
+        }
+        return switch (name) {
+            case "allreduce", "barrier", "allgather", "alltoall" -> EventCodes.FLAVOUR_N_TO_N;
+            case "bcast", "scatter" -> EventCodes.FLAVOUR_ONE_TO_N;
+            case "reduce", "gather" -> EventCodes.FLAVOUR_N_TO_ONE;
+            case "scan" -> EventCodes.FLAVOUR_SCAN;
+            case "exscan" -> EventCodes.FLAVOUR_EXSCAN;
+            default -> EventCodes.FLAVOUR_INVALID;
+        };
     }
 
     public static void progress(int region) {

@@ -1,5 +1,6 @@
 package dev.dprof.agent.config;
 
+import dev.dprof.format.CollectiveFlavour;
 import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigInteger;
@@ -51,7 +52,7 @@ import org.yaml.snakeyaml.reader.ReaderException;
  *
  * <p>Every problem, whatever it is, comes out as one {@link ConfigException} whose message is one line naming the
  * file and, where the problem has a place, the line: {@code dprof.yaml:12: regions[1].kind: unknown kind 'sned'
- * (expected one of plain, send, receive, barrier, progress)}. No other exception escapes for any file content.
+ * (expected one of plain, send, receive, barrier, collective, progress)}. No other exception escapes for any file content.
  *
  * <p>The file is read with SnakeYAML's node API ({@link Yaml#compose}), never constructed into objects, so no tag
  * can instantiate a class. Anchors and aliases work (and {@code <<} merge keys), within limits: at most
@@ -71,7 +72,7 @@ public final class ConfigLoader {
             "annotations", "exclude", "calibration", "regions");
     static final List<String> CALIBRATION_KEYS = List.of("base", "intervalSec");
     static final List<String> REGION_KEYS = List.of("name", "class", "method", "descriptor", "kind", "id", "channel",
-            "key", "participants", "instance");
+            "key", "participants", "instance", "flavour", "rank", "root");
     static final List<String> SOURCE_KEYS = List.of("arg", "field", "getter", "return", "property", "const");
 
     private static final String YAML_TAG_PREFIX = "tag:yaml.org,2002:";
@@ -589,14 +590,21 @@ public final class ConfigLoader {
                     : OptionalInt.empty();
 
             notAllowed(f, "channel", kind, kind.hasChannel(), "send, receive");
-            notAllowed(f, "key", kind, kind.needsKey(), "send, receive, barrier");
-            notAllowed(f, "participants", kind, kind == RegionKind.BARRIER, "barrier");
+            notAllowed(f, "key", kind, kind.needsKey(), "send, receive, barrier, collective");
+            notAllowed(f, "participants", kind, kind.isCollective(), "barrier, collective");
+            notAllowed(f, "flavour", kind, kind == RegionKind.COLLECTIVE, "collective");
             if (kind.needsKey() && !f.has("key")) {
                 throw error(n, path, "missing required key 'key' for kind " + kind.yamlName()
-                        + (kind == RegionKind.BARRIER ? " (the barrier instance key)" : " (the message key)"));
+                        + (kind.isCollective() ? " (the " + kind.yamlName() + " instance key)" : " (the message key)"));
             }
-            if (kind == RegionKind.BARRIER && !f.has("participants")) {
-                throw error(n, path, "missing required key 'participants' for kind barrier");
+            if (kind.isCollective() && !f.has("participants")) {
+                throw error(n, path, "missing required key 'participants' for kind " + kind.yamlName());
+            }
+            Optional<RegionSpec.Collective> collective = kind == RegionKind.COLLECTIVE
+                    ? Optional.of(collective(f, n, path)) : Optional.empty();
+            if (kind != RegionKind.COLLECTIVE) {
+                notAllowed(f, "rank", kind, false, "collective");
+                notAllowed(f, "root", kind, false, "collective");
             }
 
             Optional<ValueSource> channel = Optional.empty();
@@ -615,7 +623,67 @@ public final class ConfigLoader {
                     ? Optional.of(instance(f.value("instance"), f.path("instance"), kind))
                     : Optional.empty();
             return new RegionSpec(name, cls, method, descriptor, kind, id, channel, key, participants, instance,
-                    line(n.getStartMark()));
+                    line(n.getStartMark()), collective);
+        }
+
+        /** A collective's flavour and, as the flavour needs them, where its rank and its root come from. */
+        private RegionSpec.Collective collective(Fields f, Node n, String path) throws ConfigException {
+            if (!f.has("flavour")) {
+                throw error(n, path, "missing required key 'flavour' for kind collective (one of "
+                        + String.join(", ", CollectiveFlavour.NAMES) + ")");
+            }
+            String name = choice(f.value("flavour"), f.path("flavour"), "flavour",
+                    CollectiveFlavour.NAMES.toArray(new String[0]), s -> s);
+            CollectiveFlavour flavour = CollectiveFlavour.ofName(name);
+            String why = " (flavour " + name + ")";
+            if (f.has("rank") && !flavour.ranked) {
+                throw error(f.keyNode("rank"), f.path("rank"), "not allowed for flavour " + name
+                        + ": its order does not depend on ranks");
+            }
+            if (f.has("root") && !flavour.rooted) {
+                throw error(f.keyNode("root"), f.path("root"), "not allowed for flavour " + name + ": it has no root");
+            }
+            if (flavour.ranked && !f.has("rank")) {
+                throw error(n, path, "missing required key 'rank' for kind collective" + why
+                        + " (this participant's rank, 0 .. participants − 1)");
+            }
+            if (flavour.rooted && !f.has("root")) {
+                throw error(n, path, "missing required key 'root' for kind collective" + why + " (the root's rank)");
+            }
+            Optional<ValueSource> rank = f.has("rank")
+                    ? Optional.of(rankSource(f.value("rank"), f.path("rank"))) : Optional.empty();
+            Optional<ValueSource> root = f.has("root")
+                    ? Optional.of(rankSource(f.value("root"), f.path("root"))) : Optional.empty();
+            return new RegionSpec.Collective(flavour, rank, root);
+        }
+
+        /** A rank: a non-negative integer, or a value source other than {@code return}. */
+        private ValueSource rankSource(Node v, String path) throws ConfigException {
+            if (v instanceof ScalarNode && !isNull(v)) {
+                BigInteger r = parseInteger(((ScalarNode) v).getValue());
+                if (r == null) {
+                    throw error(v, path, "expected a rank (an integer ≥ 0) or a value source such as {property: NAME}"
+                            + " or {arg: N}, found " + describe(v));
+                }
+                return new ValueSource.Const(Integer.toString(nonNegativeInt(v, path, r)));
+            }
+            ValueSource vs = valueSource(v, path, RegionKind.COLLECTIVE, false);
+            if (vs instanceof ValueSource.Const c) {
+                Node cn = fields(v, path).value("const");
+                BigInteger r = parseInteger(c.text());
+                if (r == null) {
+                    throw error(cn, path + ".const", "expected a rank (an integer ≥ 0), found " + quote(c.text()));
+                }
+                return new ValueSource.Const(Integer.toString(nonNegativeInt(cn, path + ".const", r)));
+            }
+            return vs;
+        }
+
+        private int nonNegativeInt(Node at, String path, BigInteger n) throws ConfigException {
+            if (n.signum() < 0 || n.bitLength() > 31) {
+                throw error(at, path, n + " is out of range (expected 0.." + Integer.MAX_VALUE + ")");
+            }
+            return n.intValue();
         }
 
         private void notAllowed(Fields f, String key, RegionKind kind, boolean allowed, String kinds)

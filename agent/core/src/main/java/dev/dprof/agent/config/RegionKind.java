@@ -9,6 +9,9 @@ package dev.dprof.agent.config;
  *   <li>{@link #RECEIVE}: the region receives a message; needs a {@code key}, may name a {@code channel}, and is the
  *       only kind whose {@code key} may be the return value.</li>
  *   <li>{@link #BARRIER}: a barrier; needs a {@code key} (the barrier instance) and {@code participants}.</li>
+ *   <li>{@link #COLLECTIVE}: a collective operation of a {@code flavour} (Becker et al. 2009, §4.1); needs a
+ *       {@code key} and {@code participants}, the participant's {@code rank} where the flavour depends on ranks and
+ *       the {@code root}'s rank where it has one.</li>
  *   <li>{@link #PROGRESS}: a progress point.</li>
  * </ul>
  */
@@ -17,6 +20,7 @@ public enum RegionKind {
     SEND,
     RECEIVE,
     BARRIER,
+    COLLECTIVE,
     PROGRESS;
 
     /** The spelling used in the YAML file ({@code plain}, {@code send}, ...). */
@@ -29,8 +33,13 @@ public enum RegionKind {
         return this == SEND || this == RECEIVE;
     }
 
-    /** Whether regions of this kind require a {@code key} (send, receive and barrier). */
+    /** Whether regions of this kind require a {@code key} (send, receive, barrier and collective). */
     public boolean needsKey() {
-        return this == SEND || this == RECEIVE || this == BARRIER;
+        return this == SEND || this == RECEIVE || this == BARRIER || this == COLLECTIVE;
+    }
+
+    /** Whether regions of this kind are collectives and record participants (barrier and collective). */
+    public boolean isCollective() {
+        return this == BARRIER || this == COLLECTIVE;
     }
 }

@@ -1,5 +1,6 @@
 package dev.dprof.agent.config;
 
+import dev.dprof.format.CollectiveFlavour;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -13,9 +14,12 @@ import java.util.OptionalInt;
  *       {@link ClassPattern#forMethod}; {@code descriptor}, when present, is a valid JVM method descriptor.</li>
  *   <li>{@code channel} is present exactly for {@link RegionKind#SEND} and {@link RegionKind#RECEIVE}; when the file
  *       names none it is {@code Const(name)}, the constant channel named after the region.</li>
- *   <li>{@code key} is present exactly for send, receive and barrier.</li>
- *   <li>{@code participants} is present exactly for barrier; it is never {@link ValueSource.Return}, and when it is a
- *       {@link ValueSource.Const} its text is a positive decimal {@code int}.</li>
+ *   <li>{@code key} is present exactly for send, receive, barrier and collective.</li>
+ *   <li>{@code participants} is present exactly for barrier and collective; it is never {@link ValueSource.Return},
+ *       and when it is a {@link ValueSource.Const} its text is a positive decimal {@code int}.</li>
+ *   <li>{@code collective} is present exactly for {@link RegionKind#COLLECTIVE}: its {@code rank} is present exactly
+ *       when the flavour is ranked, its {@code root} exactly when it is rooted; neither is {@link ValueSource.Return},
+ *       and a {@link ValueSource.Const} is a non-negative decimal {@code int}.</li>
  *   <li>{@code instance}, when present, is an {@link ValueSource.Arg} or a {@link ValueSource.Property}.</li>
  *   <li>{@link ValueSource.Return} appears only as the {@code key} of a receive region.</li>
  *   <li>{@code id}, when present, is in 1..{@value #MAX_ID}.</li>
@@ -32,6 +36,7 @@ import java.util.OptionalInt;
  * @param participants  barrier: how many parties the barrier has
  * @param instance      the dynamic region id (per call from an argument, or once from a system property)
  * @param line          the 1-based line of the YAML file where this entry starts
+ * @param collective    collective: its flavour, and where the rank and the root come from
  */
 public record RegionSpec(
         String name,
@@ -44,7 +49,25 @@ public record RegionSpec(
         Optional<ValueSource> key,
         Optional<ValueSource> participants,
         Optional<ValueSource> instance,
-        int line) {
+        int line,
+        Optional<Collective> collective) {
+
+    /** What a collective region records besides key and participants (Becker §4.1). */
+    public record Collective(CollectiveFlavour flavour, Optional<ValueSource> rank, Optional<ValueSource> root) {
+        public Collective {
+            Objects.requireNonNull(flavour, "flavour");
+            Objects.requireNonNull(rank, "rank");
+            Objects.requireNonNull(root, "root");
+        }
+    }
+
+    /** A region of any kind but collective. */
+    public RegionSpec(String name, String classPattern, String methodPattern, Optional<String> descriptor,
+                      RegionKind kind, OptionalInt id, Optional<ValueSource> channel, Optional<ValueSource> key,
+                      Optional<ValueSource> participants, Optional<ValueSource> instance, int line) {
+        this(name, classPattern, methodPattern, descriptor, kind, id, channel, key, participants, instance, line,
+                Optional.empty());
+    }
 
     /** The largest explicit region id (24 bits). */
     public static final int MAX_ID = 16_777_215;
@@ -60,5 +83,6 @@ public record RegionSpec(
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(participants, "participants");
         Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(collective, "collective");
     }
 }

@@ -11,7 +11,8 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
 /**
  * The advice woven into selected methods, one static class per region kind; each body is one
  * call into the bootstrap {@link Probes} with constants bound per method ({@link RegionId},
- * and {@link Channel}, {@link Key}, {@link Participants}, {@link Instance} bound either to
+ * and {@link Channel}, {@link Key}, {@link Participants}, {@link Instance}, {@link Flavour},
+ * {@link Rank}, {@link Root} bound either to
  * constants or to a {@link ValueMapping}). Advice is inlined by ByteBuddy; {@code suppress}
  * makes a failing probe skip itself instead of failing the host method, and the exception
  * handler installed by {@link Weaver} counts it as a loss.
@@ -46,6 +47,21 @@ final class Advices {
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.PARAMETER)
     @interface Instance {
+    }
+
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.PARAMETER)
+    @interface Flavour {
+    }
+
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.PARAMETER)
+    @interface Rank {
+    }
+
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.PARAMETER)
+    @interface Root {
     }
 
     static final class Plain {
@@ -137,6 +153,26 @@ final class Advices {
         static void exit(@RegionId int region, @Advice.Local("key") long enteredKey,
                          @Advice.Local("participants") long enteredParticipants) {
             Probes.barrierExit(region, enteredKey, enteredParticipants);
+        }
+    }
+
+    /**
+     * A collective of a flavour (Becker §4.1): like {@link Barrier}, with the shape — flavour,
+     * participants, rank, root — read once on entry and reused on exit.
+     */
+    static final class Collective {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@RegionId int region, @Key long key, @Participants long participants, @Flavour long flavour,
+                          @Rank long rank, @Root long root, @Advice.Local("key") long enteredKey,
+                          @Advice.Local("shape") long shape) {
+            enteredKey = key;
+            shape = Probes.collectiveShape(flavour, participants, rank, root);
+            Probes.barrierEnter(region, enteredKey, shape);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@RegionId int region, @Advice.Local("key") long enteredKey, @Advice.Local("shape") long shape) {
+            Probes.barrierExit(region, enteredKey, shape);
         }
     }
 

@@ -37,6 +37,24 @@ final class ApiAdvices {
         }
     }
 
+    static final class CollectiveEnter {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@RegionId int region, @Advice.Argument(0) String flavour, @Advice.Argument(1) long key,
+                          @Advice.Argument(2) int participants, @Advice.Argument(3) int rank,
+                          @Advice.Argument(4) int root) {
+            Probes.barrierEnter(region, key, Probes.collectiveShape(Probes.flavourCode(flavour), participants, rank, root));
+        }
+    }
+
+    static final class CollectiveExit {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@RegionId int region, @Advice.Argument(0) String flavour, @Advice.Argument(1) long key,
+                          @Advice.Argument(2) int participants, @Advice.Argument(3) int rank,
+                          @Advice.Argument(4) int root) {
+            Probes.barrierExit(region, key, Probes.collectiveShape(Probes.flavourCode(flavour), participants, rank, root));
+        }
+    }
+
     static final class Progress {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(0) String name) {

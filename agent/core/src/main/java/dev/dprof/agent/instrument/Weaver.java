@@ -314,6 +314,15 @@ public final class Weaver {
                 binding.bind(Advices.Participants.class, spec.participants().orElseThrow());
                 advice = Advices.Barrier.class;
             }
+            case COLLECTIVE -> {
+                RegionSpec.Collective c = spec.collective().orElseThrow();
+                binding.bind(Advices.Key.class, spec.key().orElseThrow());
+                binding.bind(Advices.Participants.class, spec.participants().orElseThrow());
+                binding.bind(Advices.Flavour.class, new ValueSource.Const(Integer.toString(c.flavour().code)));
+                binding.bind(Advices.Rank.class, c.rank().orElse(new ValueSource.Const("0")));
+                binding.bind(Advices.Root.class, c.root().orElse(new ValueSource.Const("0")));
+                advice = Advices.Collective.class;
+            }
             case PROGRESS -> advice = Advices.Progress.class;
             default -> throw new IllegalStateException(spec.kind().toString());
         }
@@ -329,11 +338,16 @@ public final class Weaver {
         int send = table.register("DProf.send", "send", "api", API_CLASS + "#send");
         int receive = table.register("DProf.receive", "receive", "api", API_CLASS + "#receive");
         int barrier = table.register("DProf.barrier", "barrier", "api", API_CLASS + "#barrierEnter");
+        int collective = table.register("DProf.collective", "collective", "api", API_CLASS + "#collectiveEnter");
         return builder
                 .visit(advise(mapping(send), ApiAdvices.Send.class).on(ElementMatchers.named("send")))
                 .visit(advise(mapping(receive), ApiAdvices.Receive.class).on(ElementMatchers.named("receive")))
                 .visit(advise(mapping(barrier), ApiAdvices.BarrierEnter.class).on(ElementMatchers.named("barrierEnter")))
                 .visit(advise(mapping(barrier), ApiAdvices.BarrierExit.class).on(ElementMatchers.named("barrierExit")))
+                .visit(advise(mapping(collective), ApiAdvices.CollectiveEnter.class)
+                        .on(ElementMatchers.named("collectiveEnter")))
+                .visit(advise(mapping(collective), ApiAdvices.CollectiveExit.class)
+                        .on(ElementMatchers.named("collectiveExit")))
                 .visit(advise(mapping(0), ApiAdvices.Progress.class).on(ElementMatchers.named("progress")));
     }
 

@@ -443,7 +443,7 @@ class ConfigErrorsTest {
         void unknownKey() {
             fails("regions:\n  - name: a\n    class: com.example.A\n    methd: run\n",
                     "dprof.yaml:4: regions[0]: unknown key 'methd' (expected one of name, class, method, descriptor,"
-                            + " kind, id, channel, key, participants, instance)");
+                            + " kind, id, channel, key, participants, instance, flavour, rank, root)");
         }
 
         @Test
@@ -521,7 +521,7 @@ class ConfigErrorsTest {
                             + "    method: n\n"
                             + "    kind: sned\n",
                     "dprof.yaml:6: regions[1].kind: unknown kind 'sned' (expected one of plain, send, receive,"
-                            + " barrier, progress)");
+                            + " barrier, collective, progress)");
         }
 
         @Test
@@ -600,13 +600,13 @@ class ConfigErrorsTest {
         @Test
         void keyOnPlainRegion() {
             fails(region(null, "key: {arg: 0}"),
-                    "dprof.yaml:5: regions[0].key: not allowed for kind plain (only for send, receive, barrier)");
+                    "dprof.yaml:5: regions[0].key: not allowed for kind plain (only for send, receive, barrier, collective)");
         }
 
         @Test
         void keyOnProgressRegion() {
             fails(region("progress", "key: {arg: 0}"),
-                    "dprof.yaml:6: regions[0].key: not allowed for kind progress (only for send, receive, barrier)");
+                    "dprof.yaml:6: regions[0].key: not allowed for kind progress (only for send, receive, barrier, collective)");
         }
 
         @Test
@@ -635,7 +635,65 @@ class ConfigErrorsTest {
         @Test
         void participantsOnSend() {
             fails(region("send", "key: {arg: 0}", "participants: 4"),
-                    "dprof.yaml:7: regions[0].participants: not allowed for kind send (only for barrier)");
+                    "dprof.yaml:7: regions[0].participants: not allowed for kind send (only for barrier, collective)");
+        }
+
+        @Test
+        void collectiveWithoutFlavour() {
+            fails(region("collective", "key: {arg: 0}", "participants: 4"),
+                    "dprof.yaml:2: regions[0]: missing required key 'flavour' for kind collective (one of allreduce,"
+                            + " barrier, allgather, alltoall, bcast, scatter, reduce, gather, scan, exscan)");
+        }
+
+        @Test
+        void collectiveWithUnknownFlavour() {
+            fails(region("collective", "flavour: broadcast", "key: {arg: 0}", "participants: 4"),
+                    "dprof.yaml:6: regions[0].flavour: unknown flavour 'broadcast' (expected one of allreduce, barrier,"
+                            + " allgather, alltoall, bcast, scatter, reduce, gather, scan, exscan)");
+        }
+
+        @Test
+        void rootedCollectiveWithoutRoot() {
+            fails(region("collective", "flavour: bcast", "key: {arg: 0}", "participants: 4", "rank: {property: r}"),
+                    "dprof.yaml:2: regions[0]: missing required key 'root' for kind collective (flavour bcast)"
+                            + " (the root's rank)");
+        }
+
+        @Test
+        void scanWithoutRank() {
+            fails(region("collective", "flavour: scan", "key: {arg: 0}", "participants: 4"),
+                    "dprof.yaml:2: regions[0]: missing required key 'rank' for kind collective (flavour scan)"
+                            + " (this participant's rank, 0 .. participants − 1)");
+        }
+
+        @Test
+        void rootOnAnAllReduce() {
+            fails(region("collective", "flavour: allreduce", "key: {arg: 0}", "participants: 4", "root: 0"),
+                    "dprof.yaml:9: regions[0].root: not allowed for flavour allreduce: it has no root");
+        }
+
+        @Test
+        void negativeRoot() {
+            fails(region("collective", "flavour: gather", "key: {arg: 0}", "participants: 4", "rank: 1", "root: -1"),
+                    "dprof.yaml:10: regions[0].root: -1 is out of range (expected 0..2147483647)");
+        }
+
+        @Test
+        void rankOnABarrier() {
+            fails(region("barrier", "key: {arg: 0}", "participants: 4", "rank: 1"),
+                    "dprof.yaml:8: regions[0].rank: not allowed for kind barrier (only for collective)");
+        }
+
+        @Test
+        void flavourOnABarrier() {
+            fails(region("barrier", "key: {arg: 0}", "participants: 4", "flavour: bcast"),
+                    "dprof.yaml:8: regions[0].flavour: not allowed for kind barrier (only for collective)");
+        }
+
+        @Test
+        void rankFromTheReturnValue() {
+            fails(region("collective", "flavour: scan", "key: {arg: 0}", "participants: 4", "rank: {return: true}"),
+                    "dprof.yaml:9: regions[0].rank: 'return' is only allowed in the key of a receive region");
         }
 
         @Test
@@ -809,7 +867,7 @@ class ConfigErrorsTest {
                             + "  - <<: *send\n"
                             + "    name: b\n"
                             + "    kind: plain\n",
-                    "dprof.yaml:2: regions[1].key: not allowed for kind plain (only for send, receive, barrier)");
+                    "dprof.yaml:2: regions[1].key: not allowed for kind plain (only for send, receive, barrier, collective)");
         }
     }
 }

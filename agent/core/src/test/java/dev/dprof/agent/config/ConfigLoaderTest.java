@@ -11,6 +11,7 @@ import dev.dprof.agent.config.ValueSource.Field;
 import dev.dprof.agent.config.ValueSource.Getter;
 import dev.dprof.agent.config.ValueSource.Property;
 import dev.dprof.agent.config.ValueSource.Return;
+import dev.dprof.format.CollectiveFlavour;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +102,9 @@ class ConfigLoaderTest {
         assertEquals(Optional.of(new CalibrationSpec("calib.example.org", 7077, CalibrationSpec.DEFAULT_INTERVAL_SEC)),
                 c.calibration());
         assertEquals(List.of(RegionKind.PLAIN, RegionKind.SEND, RegionKind.RECEIVE, RegionKind.BARRIER,
-                RegionKind.PROGRESS, RegionKind.PLAIN), c.regions().stream().map(RegionSpec::kind).toList());
+                RegionKind.COLLECTIVE, RegionKind.PROGRESS, RegionKind.PLAIN),
+                c.regions().stream().map(RegionSpec::kind).toList());
+        assertEquals(CollectiveFlavour.ONE_TO_N, c.regions().get(4).collective().orElseThrow().flavour());
     }
 
     @Test
@@ -180,6 +183,38 @@ class ConfigLoaderTest {
         assertEquals(Optional.of(new Field(OptionalInt.of(2), "id")), c.regions().get(2).key());
         assertEquals(5, c.regions().get(0).line());
         assertEquals(6, c.regions().get(1).line());
+    }
+
+    @Test
+    void collectivesTakeAFlavourAndTheRanksItNeeds() throws Exception {
+        AgentConfig c = parse("""
+                regions:
+                  - {name: all, class: a.B, method: all, kind: collective, flavour: allreduce, key: {arg: 0},
+                     participants: 4}
+                  - {name: bcast, class: a.B, method: bcast, kind: collective, flavour: Scatter, key: {arg: 0},
+                     participants: {property: n}, rank: {property: rank}, root: 0}
+                  - {name: gather, class: a.B, method: gather, kind: collective, flavour: gather, key: {arg: 0},
+                     participants: 4, rank: {field: rank}, root: {arg: 1}}
+                  - {name: exscan, class: a.B, method: exscan, kind: collective, flavour: exscan, key: {arg: 0},
+                     participants: 4, rank: {const: 3}}
+                """);
+        assertEquals(Optional.of(new RegionSpec.Collective(CollectiveFlavour.N_TO_N, Optional.empty(), Optional.empty())),
+                c.regions().get(0).collective());
+        assertEquals(Optional.of(new RegionSpec.Collective(CollectiveFlavour.ONE_TO_N,
+                Optional.of(new Property("rank")), Optional.of(new Const("0")))), c.regions().get(1).collective());
+        assertEquals(Optional.of(new RegionSpec.Collective(CollectiveFlavour.N_TO_ONE,
+                        Optional.of(new Field(OptionalInt.empty(), "rank")), Optional.of(new Arg(1)))),
+                c.regions().get(2).collective());
+        assertEquals(Optional.of(new RegionSpec.Collective(CollectiveFlavour.EXSCAN, Optional.of(new Const("3")),
+                Optional.empty())), c.regions().get(3).collective());
+        assertEquals(RegionKind.COLLECTIVE, c.regions().get(3).kind());
+        assertEquals(Optional.of(new Const("4")), c.regions().get(3).participants());
+    }
+
+    @Test
+    void aBarrierIsNoCollectiveRegion() throws Exception {
+        AgentConfig c = parse("regions:\n  - {name: b, class: a.B, method: m, kind: barrier, key: {arg: 0}, participants: 2}\n");
+        assertEquals(Optional.empty(), c.regions().get(0).collective());
     }
 
     @Test

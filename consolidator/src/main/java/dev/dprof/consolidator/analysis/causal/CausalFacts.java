@@ -1,6 +1,6 @@
 package dev.dprof.consolidator.analysis.causal;
 
-import dev.dprof.consolidator.analysis.messages.BarrierKey;
+import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -33,7 +34,8 @@ import java.util.WeakHashMap;
  *
  * <p>A latency floor is a proven lower bound on every true latency of its kind: for messages from
  * process p to q, the smallest {@code max(0, lo_receive − hi_send)} over their matched messages;
- * for a barrier region, the smallest {@code max(0, lo_exit − max hi_enter)} over its instances.
+ * for a barrier region, the smallest {@code max(0, lo_exit − max hi_enter)} over its instances, the
+ * enters being those that precede the exit by the collective's flavour.
  * The what-if never lets a receive come sooner than its send plus the floor, nor a barrier exit
  * sooner than the last enter plus the floor ("elastic, never shorter than the measured minimum
  * latency"). The floors are parameters of the model: the bounds and the truth are computed with
@@ -105,7 +107,7 @@ final class CausalFacts {
         long[] message = new long[processes * processes];
         Arrays.fill(message, Long.MAX_VALUE);
         Map<Integer, Long> barrier = new HashMap<>();
-        Map<BarrierKey, Long> lastEnter = new HashMap<>();
+        CollectiveMatcher<Long> collectives = new CollectiveMatcher<>();
         Map<Integer, Set<Long>> instances = new TreeMap<>();
         MessageMatcher<Sent> matcher = new MessageMatcher<>(info);
         int streams = processOf.length;
@@ -148,10 +150,13 @@ final class CausalFacts {
                             }
                         }
                     }
-                    case BARRIER_ENTER -> lastEnter.merge(BarrierKey.of(e), e.hi, Math::max);
+                    case BARRIER_ENTER -> collectives.enter(e, e.hi);
                     case BARRIER_EXIT -> {
-                        Long enter = lastEnter.get(BarrierKey.of(e));
-                        if (enter != null) {
+                        // The floor of a collective's logical messages (Becker §4.1): an exit's
+                        // distance from the last enter that happens before it by the flavour.
+                        List<Long> enters = collectives.exit(e);
+                        if (!enters.isEmpty()) {
+                            long enter = enters.stream().mapToLong(Long::longValue).max().getAsLong();
                             barrier.merge(e.region, Math.max(0, e.lo - enter), Math::min);
                         }
                     }

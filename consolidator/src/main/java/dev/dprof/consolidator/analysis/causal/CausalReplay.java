@@ -1,6 +1,6 @@
 package dev.dprof.consolidator.analysis.causal;
 
-import dev.dprof.consolidator.analysis.messages.BarrierKey;
+import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.analysis.stats.Rates;
 import dev.dprof.consolidator.profile.Profile;
@@ -28,9 +28,11 @@ import java.util.TreeMap;
  * <h2>The DAG</h2>
  * Vertices are events. Within a thread, consecutive events are joined by a program-order edge of
  * weight {@code t(v) − t(p)} (inelastic: a cut shortens it only by the share of the cut region).
- * A matched {@code RECEIVE} and a {@code BARRIER_EXIT} whose instance has enters are joins: the
+ * A matched {@code RECEIVE} and a {@code BARRIER_EXIT} with enters before it are joins: the
  * event happens {@code c} after the last of its predecessors — its own thread's previous event
- * {@code p}, and the send (the barrier's enters) plus the latency floor λ ({@link CausalFacts}) —
+ * {@code p}, and the send (the collective's enters that precede the exit by its flavour, Becker
+ * §4.1: a broadcast's root enter, every enter for a reduce's root exit, …) plus the latency floor
+ * λ ({@link CausalFacts}) —
  * {@code t(v) = max(t(p), t(q_j) + λ) + c}, where {@code c ≥ 0} is fixed and the edges from the
  * predecessors are elastic: how long the event waited is whatever the new times make it.
  *
@@ -173,11 +175,6 @@ final class CausalReplay {
         }
     }
 
-    private static final class BarrierInstance {
-        final List<Vertex> enters = new ArrayList<>();
-        int exits;
-    }
-
     /** Per progress point and thread: the first and the latest visit, and the visits counted. */
     private static final class ProgressPoint {
         final Vertex[] first;
@@ -238,7 +235,7 @@ final class CausalReplay {
     /** Per process and region: the instance id the process fixed for it at start, or {@link #NO_INSTANCE}. */
     private final long[][] fixedInstance;
     private final MessageMatcher<Vertex> messages;
-    private final Map<BarrierKey, BarrierInstance> barriers = new HashMap<>();
+    private final CollectiveMatcher<Vertex> collectives = new CollectiveMatcher<>();
     private final Map<Integer, ProgressPoint> progress = new TreeMap<>();
     private final boolean[] onStack;
     private long[] xLo = new long[8];
@@ -419,15 +416,14 @@ final class CausalReplay {
                 put(n++, sent, facts.message(sent.process, t.process));
             }
         } else if (e.kind == EventKind.BARRIER_EXIT) {
-            BarrierKey key = BarrierKey.of(e);
-            BarrierInstance b = barriers.get(key);
-            if (b != null) {
+            // A join on the enters that happen before this exit by the collective's flavour
+            // (Becker §4.1): a broadcast's exit on the root's enter only, a reduce's root exit on
+            // every enter, a scan's exit on the enters of the ranks up to its own.
+            List<Vertex> enters = collectives.exit(e);
+            if (!enters.isEmpty()) {
                 long floor = facts.barrier(e.region);
-                for (Vertex enter : b.enters) {
+                for (Vertex enter : enters) {
                     put(n++, enter, floor);
-                }
-                if (++b.exits >= b.enters.size()) {
-                    barriers.remove(key);
                 }
             }
         }
@@ -575,8 +571,7 @@ final class CausalReplay {
         }
         switch (e.kind) {
             case SEND -> messages.send(e, t.head.copy());
-            case BARRIER_ENTER -> barriers.computeIfAbsent(BarrierKey.of(e), k -> new BarrierInstance())
-                    .enters.add(t.head.copy());
+            case BARRIER_ENTER -> collectives.enter(e, t.head.copy());
             case PROGRESS -> {
                 ProgressPoint p = progress.computeIfAbsent(e.region, r -> new ProgressPoint(threads.length));
                 p.visits += Math.max(1, e.a);

@@ -5,6 +5,8 @@ import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.CollectiveFlavour;
+import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.profile.ProfileEvent;
@@ -477,9 +479,15 @@ public final class ProfileStatistics {
         }
 
         private void barrierEnter(ProfileEvent e, int process) {
+            // Synchronization delay (waiting for the last arrival) is what an N-to-N collective
+            // imposes on everyone; the other flavours (Becker §4.1) hold back only the root or the
+            // higher ranks, so their waits are not this figure.
+            if (CollectiveShape.flavourOf(e.b) != CollectiveFlavour.N_TO_N) {
+                return;
+            }
             BarrierInstance b = barriers.computeIfAbsent(BarrierKey.of(e), k -> new BarrierInstance(processes));
             b.enters++;
-            b.participants = Math.max(b.participants, e.b);
+            b.participants = Math.max(b.participants, CollectiveShape.participantsOf(e.b));
             b.maxLo[process] = Math.max(b.maxLo[process], e.lo);
             b.maxHi[process] = Math.max(b.maxHi[process], e.hi);
             if (e.truth != ProfileEvent.NO_TRUTH) {

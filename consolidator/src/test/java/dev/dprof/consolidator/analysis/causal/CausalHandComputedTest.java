@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.synthetic.TinyProfile;
+import dev.dprof.format.CollectiveFlavour;
+import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventKind;
 import java.nio.file.Path;
 import java.util.List;
@@ -132,6 +134,11 @@ class CausalHandComputedTest {
 
     /** With {@code fixed}, body's instance is fixed per process at start (plain ENTERs), not per call. */
     private static Profile barrier(Path dir, boolean fixed) throws Exception {
+        return barrier(dir, fixed, rank -> 3);
+    }
+
+    /** The same with the collective's shape of each rank given ({@code CollectiveShape}; 3: a barrier of three). */
+    private static Profile barrier(Path dir, boolean fixed, java.util.function.IntToLongFunction shape) throws Exception {
         TinyProfile p = new TinyProfile(dir, true);
         int[] t = new int[3];
         for (int i = 0; i < 3; i++) {
@@ -150,10 +157,10 @@ class CausalHandComputedTest {
         }
         for (int i = 2; i >= 0; i--) {
             point(p, t[i], EventKind.EXIT, body, work[i], NONE);
-            p.event(t[i], EventKind.BARRIER_ENTER, barrier, work[i], work[i], work[i], work[i], 1, 3);
+            p.event(t[i], EventKind.BARRIER_ENTER, barrier, work[i], work[i], work[i], work[i], 1, shape.applyAsLong(i));
         }
         for (int i = 0; i < 3; i++) {
-            p.event(t[i], EventKind.BARRIER_EXIT, barrier, 110, 110, 110, 110, 1, 3);
+            p.event(t[i], EventKind.BARRIER_EXIT, barrier, 110, 110, 110, 110, 1, shape.applyAsLong(i));
             point(p, t[i], EventKind.ENTER, after, 110, NONE);
         }
         for (int i = 0; i < 3; i++) {
@@ -179,6 +186,26 @@ class CausalHandComputedTest {
         assertEquals(25 / 150.0, r.predictions().get(0).truth(), 1e-12);
         // Another rank's body is not on the critical path at all.
         assertEquals(0, WhatIf.predict(profile, "body[2]", List.of(1.0), null, null).predictions().get(0).gainTicksHi());
+    }
+
+    /**
+     * The same trace as a broadcast from rank 2 (Becker §4.1, 1-to-N): every exit joins on the
+     * root's enter at 30 only, floor 110 − 30 = 80. Rank 0 arriving sooner releases nobody, so
+     * halving body[0] gains nothing (as a barrier it gained 40). Removing the root's body moves its
+     * enter to 0: ranks 1 and 2 leave at max(own, 0 + 80) = 80, rank 0 still at its own 100, so the
+     * span ends at 100 + 40 = 140: a gain of 10.
+     */
+    @Test
+    void aBroadcastsExitsJoinOnlyOnTheRootsEnter(@TempDir Path dir) throws Exception {
+        Profile profile = barrier(dir, false,
+                rank -> new CollectiveShape(CollectiveFlavour.ONE_TO_N, 3, rank, 2).pack());
+        WhatIf.Prediction half = WhatIf.predict(profile, "body[0]", List.of(0.5), "body", "after").predictions().get(0);
+        assertEquals(0, half.gainTicksLo());
+        assertEquals(0, half.gainTicksHi());
+        WhatIf.Prediction root = WhatIf.predict(profile, "body[2]", List.of(1.0), "body", "after").predictions().get(0);
+        assertEquals(10, root.gainTicksLo());
+        assertEquals(10, root.gainTicksHi());
+        assertEquals(10 / 150.0, root.truth(), 1e-12);
     }
 
     @Test
