@@ -4,17 +4,18 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=true]}. A bare argument
+ * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=false]}. A bare argument
  * without '=' is taken as the config file, the way {@code -javaagent:dprof.jar=dprof.yaml} reads
- * naturally. {@code warmup=true} lets the drainer warm up before {@code main} (off by default:
- * measured, it did not lower the overhead, see BENCHMARKS.md "Agent overhead").
+ * naturally. The drainer warms up before {@code main} unless {@code warmup=false} (see
+ * BENCHMARKS.md "Agent overhead": without it the drain path ran interpreted while the application
+ * ran, and the drainer cost twice the CPU).
  */
 record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup) {
 
     static AgentArgs parse(String args) {
         Optional<Path> config = Optional.empty();
         Optional<Path> out = Optional.empty();
-        boolean warmup = false;
+        boolean warmup = true;
         if (args == null || args.isBlank()) {
             return new AgentArgs(config, out, warmup);
         }

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 class AgentArgsTest {
     @Test
-    void warmsUpOnlyWhenAsked() {
-        assertFalse(AgentArgs.parse(null).warmup());
-        assertFalse(AgentArgs.parse("dprof.yaml").warmup());
+    void warmsUpUnlessToldNot() {
+        assertTrue(AgentArgs.parse(null).warmup());
+        assertTrue(AgentArgs.parse("dprof.yaml").warmup());
         AgentArgs on = AgentArgs.parse("config=dprof.yaml, out=runs, warmup=true");
         assertTrue(on.warmup());
         assertEquals(Optional.of(Path.of("dprof.yaml")), on.config());

@@ -46,8 +46,12 @@ import java.util.function.Consumer;
 public final class Drainer implements RingVisitor, Runnable {
     private static final int SCRATCH_EVENTS = 8192;
     private static final int COST_ROUNDS = 10;
-    /** Drain passes of the warm-up: enough for C2 to compile the drain, encode and append path. */
-    static final int WARM_PASSES = 12_000;
+    /**
+     * Drain passes of the warm-up: enough for C1 to compile the drain, encode and append path, not
+     * for C2, whose compilations (180 ms of compiler time per JVM with 12 000 passes) were still
+     * queued when the application started and ran beside it.
+     */
+    static final int WARM_PASSES = 1_500;
     /** The warm-up stops early after this long, e.g. on a machine too loaded for it. */
     static final long WARM_BUDGET_NANOS = 1_500_000_000L;
     /** Every so many warm-up passes, a batch of a thread not seen before. */
