@@ -47,6 +47,8 @@ import picocli.CommandLine.Option;
                 + "and print the analyses next to the ground truth.")
 public final class DemoCommand implements Callable<Integer> {
     /** Body and barrier regions of each example (their YAML names them). */
+    /** Ping-pongs of the loopback floor measurement (about 0.1 s). */
+    private static final int LOOPBACK_ROUNDS = 3000;
     private static final Map<String, String[]> REGIONS = Map.of(
             "kmeans", new String[] {"examples/kmeans/dprof-distributed.yaml", "kmeans.assign", "kmeans.barrier"},
             "pagerank", new String[] {"examples/pagerank/dprof.yaml", "pagerank.compute", "pagerank.barrier"},
@@ -191,6 +193,10 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new CliException("rank " + straggler + " never entered " + regions[1] + ": no straggler to compare");
             }
             baselines = Baselines.derive(profile, out.resolve("baselines"));
+            long floorNs = LoopbackFloor.minimumOneWayNanos(LOOPBACK_ROUNDS);
+            baselines = baselines.withNetworkFloor((long) Math.floor(floorNs * info.referenceTickHz() / 1e9),
+                    "the loopback TCP floor, measured after the run (one-way, one clock, min of " + LOOPBACK_ROUNDS
+                            + " ping-pongs)");
             DemoComparison.report(baselines, regions[1], regions[2], straggler,
                     imbalance, p -> rankOf(info, rankOfDomain, p),
                     new double[] {injected.get("lo").asDouble(), injected.get("hi").asDouble()},

@@ -29,6 +29,11 @@ final class SyncQualityCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON")
     boolean json;
 
+    @Option(names = "--network-floor-ns", paramLabel = "NS", description = "the network's minimum one-way "
+            + "transmission time, measured apart from the run (DProf §6 counts fast sends against it); without it "
+            + "the fastest matched message is the yardstick")
+    Double networkFloorNs;
+
     @Override
     public Integer call() throws Exception {
         Profile freezer = parent.open();
@@ -39,15 +44,23 @@ final class SyncQualityCommand implements Callable<Integer> {
         Path scratch = Files.createTempDirectory("dprof-sync-");
         try {
             Baselines.Derived derived = Baselines.derive(freezer, scratch);
-            List<SyncQuality.Figures> figures = Baselines.quality(derived.profiles());
-            long lambda = SyncQuality.minimumLatencyTicks(freezer);
+            if (networkFloorNs != null) {
+                if (!(networkFloorNs > 0)) {
+                    throw new CliException("--network-floor-ns must be positive, not " + networkFloorNs);
+                }
+                derived = derived.withNetworkFloor((long) Math.floor(networkFloorNs * freezer.info().referenceTickHz() / 1e9),
+                        "the network floor given (--network-floor-ns)");
+            }
+            List<SyncQuality.Figures> figures = Baselines.quality(derived);
+            long lambda = derived.minimumLatencyTicks();
             double lambdaNs = lambda * 1e9 / freezer.info().referenceTickHz();
             if (json) {
                 ObjectNode root = toJson(figures, lambdaNs);
+                root.put("minimumLatencySource", derived.minimumLatencySource());
                 clcJson(root.putObject("clc"), derived.clc());
                 System.out.println(Json.MAPPER.writeValueAsString(root));
             } else {
-                print(figures, lambdaNs, freezer.info().truth(), System.out);
+                print(figures, lambdaNs, derived.minimumLatencySource(), freezer.info().truth(), System.out);
                 printClc(derived.clc(), System.out);
             }
         } catch (ProfileException e) {
@@ -58,9 +71,10 @@ final class SyncQualityCommand implements Callable<Integer> {
         return 0;
     }
 
-    static void print(List<SyncQuality.Figures> figures, double lambdaNs, boolean truth, PrintStream out) {
-        out.printf(Locale.ROOT, "synchronization quality (minimum latency %.3f µs, %s)%n", lambdaNs / 1e3,
-                truth ? "the true one" : "FreeZer's proven floor");
+    static void print(List<SyncQuality.Figures> figures, double lambdaNs, String lambdaSource, boolean truth,
+                      PrintStream out) {
+        out.printf(Locale.ROOT, "synchronization quality (minimum latency λ %.3f µs: %s)%n", lambdaNs / 1e3,
+                lambdaSource);
         out.printf(Locale.ROOT, "%-8s %9s %12s %9s %10s %11s%s%n", "method", "messages", "fast sends", "reversed",
                 "inversions", "barrier inv", truth ? "   error mean µs    p99 µs    max µs" : "");
         for (SyncQuality.Figures f : figures) {

@@ -14,8 +14,19 @@ public final class Baselines {
     private Baselines() {
     }
 
-    /** The run under every method, and what the controlled logical clock did to local timings. */
-    public record Derived(Map<String, Profile> profiles, PointSync.Correction clc) {
+    /**
+     * The run under every method, what the controlled logical clock did to local timings, and the
+     * minimum latency {@code λ} that fast sends are counted against, with where it comes from.
+     */
+    public record Derived(Map<String, Profile> profiles, PointSync.Correction clc, long minimumLatencyTicks,
+                          String minimumLatencySource) {
+        /**
+         * The same with {@code λ} = the network's minimum transmission time (DProf §6: a fast send is
+         * closer to its receive than that), when it lies below the fastest message, as a floor must.
+         */
+        public Derived withNetworkFloor(long floorTicks, String source) {
+            return floorTicks < minimumLatencyTicks ? new Derived(profiles, clc, floorTicks, source) : this;
+        }
     }
 
     /** {@code freezer} first, then each {@link SyncMethod}'s profile, written under {@code dir}. */
@@ -32,12 +43,17 @@ public final class Baselines {
             }
             all.put(m.label(), Profile.open(out));
         }
-        return new Derived(all, clc);
+        return new Derived(all, clc, SyncQuality.minimumLatencyTicks(freezer), freezer.info().truth()
+                ? "the fastest matched message's true latency" : "the fastest matched message's proven floor (FreeZer)");
     }
 
-    /** {@link SyncQuality} of each, against the minimum latency of the FreeZer profile's run. */
-    public static List<SyncQuality.Figures> quality(Map<String, Profile> profiles) throws ProfileException {
-        long lambda = SyncQuality.minimumLatencyTicks(profiles.get("freezer"));
+    /** {@link SyncQuality} of each method, against the derived run's {@code λ}. */
+    public static List<SyncQuality.Figures> quality(Derived derived) throws ProfileException {
+        return quality(derived.profiles(), derived.minimumLatencyTicks());
+    }
+
+    /** {@link SyncQuality} of each, against {@code lambda} (reference ticks). */
+    public static List<SyncQuality.Figures> quality(Map<String, Profile> profiles, long lambda) throws ProfileException {
         List<SyncQuality.Figures> figures = new ArrayList<>();
         for (Map.Entry<String, Profile> p : profiles.entrySet()) {
             figures.add(SyncQuality.measure(p.getValue(), p.getKey(), lambda));

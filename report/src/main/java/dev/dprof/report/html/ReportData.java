@@ -225,7 +225,9 @@ public final class ReportData {
 
     private static void sync(Baselines.Derived derived, Options options, ObjectNode n) throws ProfileException {
         ArrayNode methods = n.putArray("methods");
-        for (SyncQuality.Figures f : Baselines.quality(derived.profiles())) {
+        n.put("minimumLatencyTicks", derived.minimumLatencyTicks()).put("minimumLatencySource",
+                derived.minimumLatencySource());
+        for (SyncQuality.Figures f : Baselines.quality(derived)) {
             ObjectNode o = methods.addObject().put("method", f.method()).put("messages", f.messages())
                     .put("fastSendsPercent", f.fastSendsPercent()).put("reversed", f.reversed())
                     .put("inversions", f.inversions());
