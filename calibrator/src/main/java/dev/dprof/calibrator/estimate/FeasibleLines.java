@@ -31,6 +31,19 @@ public final class FeasibleLines {
         BigFraction at(BigFraction x) {
             return alpha.add(f.multiply(x));
         }
+
+        // Written out rather than generated: a record's generated equals and hashCode are bound at
+        // their first call through method handles whose classes the JDK spins with its ASM, which
+        // then costs the consolidator's start C2 compilations (docs/CONFIG.md, "Start-up").
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Vertex v && alpha.equals(v.alpha) && f.equals(v.f);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * alpha.hashCode() + f.hashCode();
+        }
     }
 
     private final List<Vertex> vertices;

@@ -44,14 +44,44 @@ final class CausalIndex {
     private int ambiguous;
     private int barrierInstances;
 
+    // The keys' equals and hashCode are written out: generated ones are bound at their first call
+    // through method handles whose classes the JDK spins at run time (docs/CONFIG.md, "Start-up").
+
     /** A thread of a process. */
     record StreamId(int process, long thread) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StreamId id && process == id.process && thread == id.thread;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * process + Long.hashCode(thread);
+        }
     }
 
     private record MessageKey(long channel, long key) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof MessageKey k && channel == k.channel && key == k.key;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Long.hashCode(channel) + Long.hashCode(key);
+        }
     }
 
     private record BarrierKey(String region, long key) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BarrierKey k && key == k.key && region.equals(k.region);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * region.hashCode() + Long.hashCode(key);
+        }
     }
 
     CausalIndex(RunInventory inventory) {
