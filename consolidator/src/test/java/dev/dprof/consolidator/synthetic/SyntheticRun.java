@@ -112,6 +112,7 @@ public final class SyntheticRun {
         double killedAt = 0.5;
         int formatVersion = RecordType.FORMAT_VERSION;
         boolean collectives;
+        boolean communicationFlag = true;
 
         public static Spec of(int processes, int threads, int iterations, long events, long seed) {
             Spec s = new Spec();
@@ -212,6 +213,15 @@ public final class SyntheticRun {
          */
         public Spec collectives(boolean on) {
             collectives = on;
+            return this;
+        }
+
+        /**
+         * Whether batches carry the "no communication" flag; without it they read like batches
+         * written before the flag existed.
+         */
+        public Spec communicationFlag(boolean on) {
+            communicationFlag = on;
             return this;
         }
 
@@ -441,6 +451,11 @@ public final class SyntheticRun {
                 }
                 record.clear();
                 EventBatchEncoder.encode(record, p.threadId, slots, n, spec.truthColumn ? clock : null, false);
+                if (!spec.communicationFlag) {
+                    // after the type byte and the thread id's varint
+                    int flags = 1 + (64 - Long.numberOfLeadingZeros(p.threadId | 1) + 6) / 7;
+                    record.array()[flags] &= (byte) ~EventBatchEncoder.FLAG_NO_COMMUNICATION;
+                }
                 append();
                 if (!dead) {
                     written += n;
