@@ -4,9 +4,10 @@ package dev.dprof.agent.sink;
  * How long the drainer waits between two passes over the rings. While events come it polls every
  * drain interval, the bound documented for {@code kill -9}. Once {@link #POLLS_BEFORE_SLEEP} passes
  * in a row found every ring empty, it may instead sleep until the next event wakes it (see
- * {@code Rings.awaitEvent}); that sleep ends anyway after the interval, doubled for every further
- * empty pass, at most {@link #MAX_SLEEP_NANOS}, so that ended threads are still released without
- * a wake-up. The growth only decides how often an idle process is looked at without cause; it
+ * {@code Rings.awaitEvent}); that sleep ends anyway after {@link #FIRST_SLEEP_NANOS}, doubled for
+ * every further empty pass, at most {@link #MAX_SLEEP_NANOS}, so that ended threads are still
+ * released without a wake-up. The growth only decides how often an idle process is looked at without
+ * cause; it
  * never delays an event, since every event wakes a sleeping drainer.
  *
  * <p>Why sleep after a single empty pass: a timed wake-up of the drainer costs about 30 µs of CPU on
@@ -19,6 +20,13 @@ package dev.dprof.agent.sink;
  */
 final class Backoff {
     static final int POLLS_BEFORE_SLEEP = 1;
+    /**
+     * The first sleep's timeout. The timeout only bounds how late the drainer notices, unprompted,
+     * that a thread ended (every event wakes it at once), so it starts long: starting at one
+     * interval and doubling, a K-Means worker's drainer woke five times in each 150 ms compute
+     * phase without cause.
+     */
+    static final long FIRST_SLEEP_NANOS = 100_000_000L;
     static final long MAX_SLEEP_NANOS = 1_000_000_000L;
 
     private final long intervalNanos;
@@ -42,11 +50,15 @@ final class Backoff {
     }
 
     /**
-     * The next wait: one interval, and while idle one interval doubled for every empty pass beyond
-     * the first idle one, at most {@link #MAX_SLEEP_NANOS} (or the interval, if that is longer).
+     * The next wait: one interval while events come; while idle {@link #FIRST_SLEEP_NANOS} (or the
+     * interval, if that is longer) doubled for every empty pass beyond the first idle one, at most
+     * {@link #MAX_SLEEP_NANOS} (or the interval, if that is longer).
      */
     long waitNanos() {
-        long wait = intervalNanos;
+        if (!idle()) {
+            return intervalNanos;
+        }
+        long wait = Math.max(intervalNanos, FIRST_SLEEP_NANOS);
         for (int k = POLLS_BEFORE_SLEEP; k < emptyPasses && wait < MAX_SLEEP_NANOS; k++) {
             wait *= 2;
         }

@@ -35,7 +35,8 @@ class BackoffTest {
             waits.add(b.waitNanos() / MS);
         }
         assertEquals(List.of(true, true, true, true, true, true, true, true, true, true, true, true, true, true), idle);
-        assertEquals(List.of(5L, 10L, 20L, 40L, 80L, 160L, 320L, 640L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L), waits);
+        assertEquals(List.of(100L, 200L, 400L, 800L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L,
+                1000L), waits);
     }
 
     @Test
@@ -53,7 +54,7 @@ class BackoffTest {
             b.pass(false);
         }
         assertTrue(b.idle());
-        assertEquals(2 * MS, b.waitNanos(), "the first idle sleep is one interval");
+        assertEquals(Backoff.FIRST_SLEEP_NANOS, b.waitNanos(), "the first idle sleep");
     }
 
     @Test
