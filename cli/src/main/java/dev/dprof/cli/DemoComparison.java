@@ -32,7 +32,7 @@ final class DemoComparison {
         Map<String, Profile> profiles = derived.profiles();
         List<SyncQuality.Figures> quality = Baselines.quality(derived);
         double hz = profiles.get("freezer").info().referenceTickHz();
-        long fastestMessage = SyncQuality.minimumLatencyTicks(profiles.get("freezer"));
+        long fastestMessage = derived.fastestMessageTicks();
         System.out.printf(Locale.ROOT, "%nsynchronizations on this run (the paper's Table 2; FreeZer on interval midpoints, "
                 + "the others are points)%n");
         SyncQualityCommand.print(quality, derived.minimumLatencyTicks() * 1e9 / hz, derived.minimumLatencySource(),

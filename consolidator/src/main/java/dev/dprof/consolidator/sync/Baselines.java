@@ -15,17 +15,19 @@ public final class Baselines {
     }
 
     /**
-     * The run under every method, what the controlled logical clock did to local timings, and the
-     * minimum latency {@code λ} that fast sends are counted against, with where it comes from.
+     * The run under every method, what the controlled logical clock did to local timings, the
+     * fastest matched message's latency, and the minimum latency {@code λ} that fast sends are
+     * counted against (that latency, or a network floor below it), with where {@code λ} comes from.
      */
-    public record Derived(Map<String, Profile> profiles, PointSync.Correction clc, long minimumLatencyTicks,
-                          String minimumLatencySource) {
+    public record Derived(Map<String, Profile> profiles, PointSync.Correction clc, long fastestMessageTicks,
+                          long minimumLatencyTicks, String minimumLatencySource) {
         /**
          * The same with {@code λ} = the network's minimum transmission time (DProf §6: a fast send is
          * closer to its receive than that), when it lies below the fastest message, as a floor must.
          */
         public Derived withNetworkFloor(long floorTicks, String source) {
-            return floorTicks < minimumLatencyTicks ? new Derived(profiles, clc, floorTicks, source) : this;
+            return floorTicks < fastestMessageTicks
+                    ? new Derived(profiles, clc, fastestMessageTicks, floorTicks, source) : this;
         }
     }
 
@@ -43,7 +45,8 @@ public final class Baselines {
             }
             all.put(m.label(), Profile.open(out));
         }
-        return new Derived(all, clc, SyncQuality.minimumLatencyTicks(freezer), freezer.info().truth()
+        long fastest = SyncQuality.minimumLatencyTicks(freezer);
+        return new Derived(all, clc, fastest, fastest, freezer.info().truth()
                 ? "the fastest matched message's true latency" : "the fastest matched message's proven floor (FreeZer)");
     }
 

@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Test;
 class BaselinesTest {
     @Test
     void aNetworkFloorIsUsedOnlyBelowTheFastestMessage() {
-        Baselines.Derived fromMessages = new Baselines.Derived(Map.of(), null, 100, "fastest message");
+        Baselines.Derived fromMessages = new Baselines.Derived(Map.of(), null, 100, 100, "fastest message");
         Baselines.Derived lower = fromMessages.withNetworkFloor(60, "network");
         assertEquals(60, lower.minimumLatencyTicks());
         assertEquals("network", lower.minimumLatencySource());
+        assertEquals(100, lower.fastestMessageTicks());
         Baselines.Derived higher = fromMessages.withNetworkFloor(140, "network");
         assertEquals(100, higher.minimumLatencyTicks());
         assertEquals("fastest message", higher.minimumLatencySource());
