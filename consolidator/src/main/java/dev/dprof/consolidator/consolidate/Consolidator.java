@@ -132,12 +132,15 @@ public final class Consolidator {
                     throw new ConsolidationException("process " + p.label() + " (" + p.dir() + "): " + e.getMessage());
                 }
             }
-            try {
-                constrained = MessageConstraints.apply(calibration, causal.matched(), MessageConstraints.DEFAULT_ROUNDS);
-            } catch (CalibrationException e) {
-                throw new ConsolidationException(e.getMessage());
+            if (conversion.usesMessageConstraints()) {
+                try {
+                    constrained = MessageConstraints.apply(calibration, causal.matched(),
+                            MessageConstraints.DEFAULT_ROUNDS);
+                } catch (CalibrationException e) {
+                    throw new ConsolidationException(e.getMessage());
+                }
+                calibration = constrained.calibration();
             }
-            calibration = constrained.calibration();
             phases.accept("conversions and message constraints");
             reference = calibration.reference();
             DomainCalibration ref = calibration.domains().stream().filter(DomainCalibration::isReference)

@@ -16,6 +16,14 @@ interface TickBounds {
     /** Chooses the conversion of each clock domain. */
     interface Factory {
         TickBounds forDomain(CalibrationSet calibration, String domainId) throws CalibrationException;
+
+        /**
+         * Whether the conversion rests on the calibration tightened by the run's matched messages
+         * (FreeZer's does); a conversion that ignores them must not be charged for computing them.
+         */
+        default boolean usesMessageConstraints() {
+            return true;
+        }
     }
 
     /** FreeZer: sound intervals, in bulk when the ticks are ascending. */

@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.consolidate;
 
+import dev.dprof.calibrator.estimate.CalibrationSet;
 import dev.dprof.calibrator.estimate.DriftModels;
 import dev.dprof.format.calibration.DomainCalibration;
 import dev.dprof.format.calibration.Zero;
@@ -11,9 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * TEST/BENCH COPY of {@link Consolidator#run} for the consolidation benchmark: the same pipeline
- * (inventory, causal index, per-thread streams, causal merge, events.bin, profile.json) with the tick
- * conversion chosen by {@code mode}:
+ * {@link Consolidator#run} for the consolidation benchmark, through its package-private seam: the
+ * product's pipeline (inventory, causal index, per-thread streams, causal merge, events.bin,
+ * profile.json) with the tick conversion chosen by {@code mode}, and each phase's wall time:
  * <ul>
  * <li>{@code sound}: exactly the product's — calibration polygons tightened by the matched messages
  * ({@link MessageConstraints}), bulk sound conversion ({@link TickConverter#convertSorted}). Its time
@@ -38,9 +39,19 @@ public final class ConversionVariants {
             throws ConsolidationException, IOException {
         TickBounds.Factory conversion = switch (mode) {
             case "sound" -> (calibration, domain) -> TickBounds.sound(calibration.converter(domain));
-            case "point" -> (calibration, domain) -> pointConversion(leastSquares(calibration.domains().stream()
-                    .filter(d -> d.domainId().equals(domain)).findFirst().map(DomainCalibration::zeros)
-                    .orElse(List.of())));
+            case "point" -> new TickBounds.Factory() {
+                @Override
+                public TickBounds forDomain(CalibrationSet calibration, String domain) {
+                    return pointConversion(leastSquares(calibration.domains().stream()
+                            .filter(d -> d.domainId().equals(domain)).findFirst().map(DomainCalibration::zeros)
+                            .orElse(List.of())));
+                }
+
+                @Override
+                public boolean usesMessageConstraints() {
+                    return false;
+                }
+            };
             default -> throw new IllegalArgumentException("mode sound|point, not " + mode);
         };
         PHASES.clear();
