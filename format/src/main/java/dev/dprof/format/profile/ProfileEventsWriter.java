@@ -9,6 +9,8 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 /**
  * Writes a consolidated profile's events in their global causal order (layout in
@@ -16,6 +18,16 @@ import java.nio.file.StandardOpenOption;
  * {@value #BLOCK_BYTES} bytes, each {@code [length:int32 LE][events]}. Within a block, {@code lo}
  * is a delta from the previous event's {@code lo} and {@code tick} a delta from the previous
  * tick of the same stream; both reset at every block, so a reader can start at any block.
+ *
+ * <h2>Implementation notes</h2>
+ * The file is written by a thread of its own: finished blocks, each with its length prefix, are
+ * gathered in one of {@value #CHUNKS} direct buffers of {@value #CHUNK_BYTES} bytes, and a full
+ * buffer goes to that thread, which writes it while the caller encodes into the next. So the
+ * caller (the consolidator's merge, one thread for the whole run) pays for encoding and one copy
+ * per block, not for the system calls and the page cache's allocations — about 0.1 s for the
+ * 220 MB of 20 M events. A buffer is handed over per {@value #CHUNK_BYTES} bytes, not per block,
+ * so the threads meet a few hundred times per run. A failed write is reported by the next
+ * {@link #write} or by {@link #close}; the bytes are the same as written synchronously.
  */
 public final class ProfileEventsWriter implements AutoCloseable {
     public static final byte[] MAGIC = "DPROFEV1\n".getBytes(StandardCharsets.US_ASCII);
@@ -23,20 +35,59 @@ public final class ProfileEventsWriter implements AutoCloseable {
     /** The longest event: one byte for the kind, seven varints. */
     static final int MAX_EVENT_BYTES = 1 + 7 * ByteSink.MAX_VARINT_BYTES;
 
+    static final int CHUNK_BYTES = 1 << 20;
+    static final int CHUNKS = 3;
+    /** Handed to the file thread to end it. */
+    private static final ByteBuffer END = ByteBuffer.allocate(0);
+
+    private final Path file;
     private final FileChannel channel;
     private final boolean withTruth;
+    private final BlockingQueue<ByteBuffer> free = new ArrayBlockingQueue<>(CHUNKS);
+    private final BlockingQueue<ByteBuffer> full = new ArrayBlockingQueue<>(CHUNKS + 1);
+    private final Thread fileThread;
+    private volatile IOException failure;
+    private ByteBuffer chunk;
+    private boolean closed;
     private final ByteSink block = new ByteSink(BLOCK_BYTES + MAX_EVENT_BYTES);
-    private final ByteBuffer lengthPrefix = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
     private long[] lastTick = new long[64];
     private boolean[] seen = new boolean[64];
     private long lastLo;
     private long events;
 
     public ProfileEventsWriter(Path file, boolean withTruth) throws IOException {
+        this.file = file;
         this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING);
         this.withTruth = withTruth;
-        channel.write(ByteBuffer.wrap(MAGIC));
+        for (int i = 0; i < CHUNKS; i++) {
+            free.add(ByteBuffer.allocateDirect(CHUNK_BYTES + 4 + BLOCK_BYTES + MAX_EVENT_BYTES).order(ByteOrder.LITTLE_ENDIAN));
+        }
+        chunk = free.remove();
+        chunk.put(MAGIC);
+        fileThread = new Thread(this::writeChunks, "dprof-events-file");
+        fileThread.setDaemon(true);
+        fileThread.start();
+    }
+
+    /** The file thread: writes every full chunk in order until {@link #END}; after a failure it only recycles them. */
+    private void writeChunks() {
+        try {
+            for (ByteBuffer c = full.take(); c != END; c = full.take()) {
+                c.flip();
+                try {
+                    while (failure == null && c.hasRemaining()) {
+                        channel.write(c);
+                    }
+                } catch (IOException e) {
+                    failure = e;
+                }
+                c.clear();
+                free.add(c);
+            }
+        } catch (InterruptedException e) {
+            failure = new IOException("interrupted while writing " + file);
+        }
     }
 
     public void write(ProfileEvent e) throws IOException {
@@ -90,17 +141,63 @@ public final class ProfileEventsWriter implements AutoCloseable {
         if (block.size() == 0) {
             return;
         }
-        lengthPrefix.clear();
-        lengthPrefix.putInt(block.size()).flip();
-        channel.write(new ByteBuffer[] {lengthPrefix, ByteBuffer.wrap(block.array(), 0, block.size())});
+        chunk.putInt(block.size()).put(block.array(), 0, block.size());
         block.clear();
         java.util.Arrays.fill(seen, false);
         lastLo = 0;
+        if (chunk.position() >= CHUNK_BYTES) {
+            handOver(chunk);
+            chunk = take(free);
+        }
     }
 
+    private void handOver(ByteBuffer c) throws IOException {
+        checkFailure();
+        try {
+            full.put(c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing " + file);
+        }
+    }
+
+    private ByteBuffer take(BlockingQueue<ByteBuffer> queue) throws IOException {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing " + file);
+        }
+    }
+
+    private void checkFailure() throws IOException {
+        IOException e = failure;
+        if (e != null) {
+            throw new IOException("writing " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes what is left, waits for the file thread and closes the file; reports a failed write. */
     @Override
     public void close() throws IOException {
-        flushBlock();
-        channel.close();
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            flushBlock();
+            if (chunk.position() > 0) {
+                handOver(chunk);
+            }
+            handOver(END);
+            fileThread.join();
+            checkFailure();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing " + file);
+        } finally {
+            fileThread.interrupt();
+            channel.close();
+        }
     }
 }
