@@ -54,8 +54,8 @@ public final class Drainer implements RingVisitor, Runnable {
     static final int WARM_PASSES = 1_500;
     /** The warm-up stops early after this long, e.g. on a machine too loaded for it. */
     static final long WARM_BUDGET_NANOS = 1_500_000_000L;
-    /** Every so many warm-up passes, a batch of a thread not seen before. */
-    private static final int NEW_THREAD_EVERY = 500;
+    /** Every so many warm-up passes, a batch of a thread not seen before and probes on a new thread. */
+    private static final int NEW_THREAD_EVERY = 100;
 
     private final QueueSink sink;
     private final RegionTable regions;
@@ -228,11 +228,15 @@ public final class Drainer implements RingVisitor, Runnable {
                     Rings.drain(this, scratch);
                     if (pass % NEW_THREAD_EVERY == 0) {
                         // A thread seen for the first time, as the application's threads will be:
-                        // the last drained slot again, under an id no thread has.
+                        // the last drained slot again, under an id no thread has; and probes on a
+                        // thread of their own, whose first event creates its ring.
                         out.batch(-2 - pass, scratch, 1);
+                        probes.roundOnNewThread(pass / NEW_THREAD_EVERY);
                     }
                 }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
             warn.accept("warm-up skipped (" + e + "); the drainer compiles while the application runs");
         } finally {

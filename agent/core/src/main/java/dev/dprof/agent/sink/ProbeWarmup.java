@@ -8,6 +8,13 @@ import dev.dprof.agent.bootstrap.TcpProbes;
  * own thread and drains their events into a scratch queue,
  * so the probes are compiled before the application runs them. Region 0 and a private connection
  * object, so nothing here touches the application's regions or sockets.
+ *
+ * <p>Now and then a round runs on a thread of its own that then ends, so that a thread's first
+ * event (which creates its ring) is part of the profile the JIT compiles the probes with. Without
+ * it C2 compiled that branch as never taken, and the first event of every application thread —
+ * at the start of the application's run — threw the probes' compiled code away (an
+ * {@code unstable_if} trap, seen in {@code -XX:+LogCompilation}) to be interpreted and compiled
+ * again while the application ran.
  */
 final class ProbeWarmup {
     /** Events one round records. */
@@ -23,6 +30,25 @@ final class ProbeWarmup {
 
     int maxRounds() {
         return maxRounds;
+    }
+
+    /**
+     * One round on a new thread, which ends before this returns. Its first event is recorded with
+     * no payload, one or two ({@code variant} modulo 3): each of the rings' three record calls has
+     * its own first-event branch.
+     */
+    void roundOnNewThread(int variant) throws InterruptedException {
+        Thread t = new Thread(() -> {
+            switch (Math.floorMod(variant, 3)) {
+                case 0 -> Probes.enter(0);
+                case 1 -> Probes.enterInstance(0, variant);
+                default -> Probes.send(0, 1, variant);
+            }
+            rounds(1);
+        }, "dprof-warmup");
+        t.setDaemon(true);
+        t.start();
+        t.join();
     }
 
     void rounds(int times) {
