@@ -57,8 +57,6 @@ public final class DomainConversion {
                     drift instanceof DriftModel.BoundedDrift b ? curvature(b, calibration, meanHigh, first, last) : 0));
         } else {
             double curvature = curvature((DriftModel.BoundedDrift) drift, calibration, meanHigh, first, last);
-            List<LinePoint> sortedExtra = new ArrayList<>(extra);
-            sortedExtra.sort(Comparator.comparingLong(LinePoint::x));
             for (int i = 0; i + 1 < zeros.size(); i++) {
                 Zero left = zeros.get(i);
                 Zero right = zeros.get(i + 1);
@@ -66,7 +64,8 @@ public final class DomainConversion {
                 long to = i + 2 == zeros.size() ? Long.MAX_VALUE : right.k1();
                 List<LinePoint> points = new ArrayList<>(List.of(Constraints.of(left)));
                 points.addAll(List.of(Constraints.of(right)));
-                for (LinePoint p : sortedExtra) {
+                // In any order: a window sorts its points itself (PointHull).
+                for (LinePoint p : extra) {
                     if (p.x() >= left.k1() && p.x() <= right.k2() + 1) {
                         points.add(p);
                     }
