@@ -179,25 +179,32 @@ final class Envelope {
             this.den = den;
         }
 
-        /** {@code x = (α_b − α_a)/(F_a − F_b)}, on the vertices' integers: {@code (A_b·D_a − A_a·D_b)/(F_a·D_b − F_b·D_a)}. */
+        /**
+         * {@code x = (α_b − α_a)/(F_a − F_b)}; with {@code α = A/D}, {@code F = S/D} that is
+         * {@code (A_b·D_a − A_a·D_b)/(S_a·D_b − S_b·D_a)}.
+         */
         static Crossing of(PolygonVertex a, PolygonVertex b) {
             HalfPlane shared = a.sharedPoint(b);
             if (shared != null) {
                 return new Crossing(shared, null, null);
             }
-            BigInteger[] ea = a.exact();
-            BigInteger[] eb = b.exact();
-            BigInteger num = eb[0].multiply(ea[2]).subtract(ea[0].multiply(eb[2]));
-            BigInteger den = ea[1].multiply(eb[2]).subtract(eb[1].multiply(ea[2]));
+            PolygonVertex.Exact ea = a.exact();
+            PolygonVertex.Exact eb = b.exact();
+            BigInteger num = eb.alpha.multiply(ea.den).subtract(ea.alpha.multiply(eb.den));
+            BigInteger den = ea.slope.multiply(eb.den).subtract(eb.slope.multiply(ea.den));
             return den.signum() > 0 ? new Crossing(null, num, den) : new Crossing(null, num.negate(), den.negate());
         }
 
-        /** The sign of {@code (v − w)(x)} here: {@code ((A_v·D_w − A_w·D_v)·den + (F_v·D_w − F_w·D_v)·num)}, over a positive factor. */
+        /**
+         * The sign of {@code (v − w)(x)} at this crossing {@code x = num/den}: that of
+         * {@code (A_v·D_w − A_w·D_v)·den + (S_v·D_w − S_w·D_v)·num}, the difference times
+         * {@code D_v·D_w·den > 0}.
+         */
         int signOfDifference(PolygonVertex v, PolygonVertex w) {
-            BigInteger[] ev = v.exact();
-            BigInteger[] ew = w.exact();
-            BigInteger intercepts = ev[0].multiply(ew[2]).subtract(ew[0].multiply(ev[2]));
-            BigInteger slopes = ev[1].multiply(ew[2]).subtract(ew[1].multiply(ev[2]));
+            PolygonVertex.Exact ev = v.exact();
+            PolygonVertex.Exact ew = w.exact();
+            BigInteger intercepts = ev.alpha.multiply(ew.den).subtract(ew.alpha.multiply(ev.den));
+            BigInteger slopes = ev.slope.multiply(ew.den).subtract(ew.slope.multiply(ev.den));
             return intercepts.multiply(den).add(slopes.multiply(num)).signum();
         }
 
@@ -213,9 +220,9 @@ final class Envelope {
             value[p] = on.y; // the line passes through it: the value is exact
         } else {
             anchor[p] = fallback;
-            BigInteger[] e = line.exact();
-            BigInteger num = e[0].add(e[1].multiply(BigInteger.valueOf(fallback)));
-            value[p] = lower ? floor(num, e[2]) : -floor(num.negate(), e[2]);
+            PolygonVertex.Exact e = line.exact();
+            BigInteger num = e.alpha.add(e.slope.multiply(BigInteger.valueOf(fallback)));
+            value[p] = lower ? floor(num, e.den) : -floor(num.negate(), e.den);
         }
         long[] down = new long[2];
         long[] up = new long[2];
@@ -271,8 +278,8 @@ final class Envelope {
             up[1] = exact ? frac : frac + 1;
             return;
         }
-        BigInteger[] e = line.exact();
-        BigInteger[] qr = e[1].shiftLeft(64).divideAndRemainder(e[2]);
+        PolygonVertex.Exact e = line.exact();
+        BigInteger[] qr = e.slope.shiftLeft(64).divideAndRemainder(e.den);
         BigInteger floor = qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0];
         BigInteger ceil = qr[1].signum() == 0 ? floor : floor.add(BigInteger.ONE);
         down[0] = floor.shiftRight(64).longValueExact();

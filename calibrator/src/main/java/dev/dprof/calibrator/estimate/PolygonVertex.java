@@ -43,8 +43,21 @@ final class PolygonVertex {
      */
     private HalfPlane[] through;
     private int throughCount;
-    /** {@code {α·D, F·D, D}} with {@code D > 0}, computed when a predicate first needs it. */
-    private BigInteger[] exact;
+    /** Computed when a predicate first needs it; final fields, so sharing it needs no lock. */
+    private Exact exact;
+
+    /** The vertex as {@code α = alpha/den}, {@code F = slope/den}, {@code den > 0}. */
+    static final class Exact {
+        final BigInteger alpha;
+        final BigInteger slope;
+        final BigInteger den;
+
+        private Exact(BigInteger alpha, BigInteger slope, BigInteger den) {
+            this.alpha = alpha;
+            this.slope = slope;
+            this.den = den;
+        }
+    }
 
     private PolygonVertex(HalfPlane first, HalfPlane second, boolean hasPoint, long pointX, long pointY,
                           boolean smallSlope, long slopeNum, long slopeDen, int corner) {
@@ -132,8 +145,8 @@ final class PolygonVertex {
                 return PointHull.compareProducts(slopeNum, dx, dy, slopeDen);
             }
         }
-        BigInteger[] e = exact();
-        return e[0].add(e[1].multiply(BigInteger.valueOf(x))).subtract(e[2].multiply(BigInteger.valueOf(y))).signum();
+        Exact e = exact();
+        return e.alpha.add(e.slope.multiply(BigInteger.valueOf(x))).subtract(e.den.multiply(BigInteger.valueOf(y))).signum();
     }
 
     /** The sign of {@code F − F'}. */
@@ -141,9 +154,9 @@ final class PolygonVertex {
         if (smallSlope && other.smallSlope) {
             return PointHull.compareProducts(slopeNum, other.slopeDen, other.slopeNum, slopeDen);
         }
-        BigInteger[] e = exact();
-        BigInteger[] o = other.exact();
-        return e[1].multiply(o[2]).compareTo(o[1].multiply(e[2]));
+        Exact e = exact();
+        Exact o = other.exact();
+        return e.slope.multiply(o.den).compareTo(o.slope.multiply(e.den));
     }
 
     /**
@@ -160,9 +173,9 @@ final class PolygonVertex {
         if (corner != 0 && other.corner != 0) {
             return Integer.compare(corner, other.corner);
         }
-        BigInteger[] e = exact();
-        BigInteger[] o = other.exact();
-        return e[0].multiply(o[2]).compareTo(o[0].multiply(e[2]));
+        Exact e = exact();
+        Exact o = other.exact();
+        return e.alpha.multiply(o.den).compareTo(o.alpha.multiply(e.den));
     }
 
     /** Whether both are the same line: equal slope and intercept. */
@@ -223,11 +236,11 @@ final class PolygonVertex {
     }
 
     /**
-     * {@code {α·D, F·D, D}} with {@code D > 0}, by Cramer's rule on the two sides
-     * {@code a·α + b·F = c}: {@code D = a₁b₂ − a₂b₁}, {@code α·D = c₁b₂ − c₂b₁},
-     * {@code F·D = a₁c₂ − a₂c₁}.
+     * The vertex by Cramer's rule on its two sides {@code a·α + b·F = c}:
+     * {@code den = a₁b₂ − a₂b₁}, {@code alpha = c₁b₂ − c₂b₁}, {@code slope = a₁c₂ − a₂c₁}, signs
+     * turned so that {@code den > 0}.
      */
-    BigInteger[] exact() {
+    Exact exact() {
         if (exact == null) {
             BigInteger[] p = first.coefficients();
             BigInteger[] q = second.coefficients();
@@ -237,20 +250,19 @@ final class PolygonVertex {
             if (d.signum() == 0) {
                 throw new IllegalStateException("parallel sides name no vertex");
             }
-            exact = d.signum() > 0 ? new BigInteger[] {alpha, f, d}
-                    : new BigInteger[] {alpha.negate(), f.negate(), d.negate()};
+            exact = d.signum() > 0 ? new Exact(alpha, f, d) : new Exact(alpha.negate(), f.negate(), d.negate());
         }
         return exact;
     }
 
     /** The exact intercept α (reduced: for reports and tests, not the construction). */
     BigFraction alpha() {
-        return BigFraction.of(exact()[0], exact()[2]);
+        return BigFraction.of(exact().alpha, exact().den);
     }
 
     /** The exact relative frequency F (reduced: for reports and tests, not the construction). */
     BigFraction f() {
-        return BigFraction.of(exact()[1], exact()[2]);
+        return BigFraction.of(exact().slope, exact().den);
     }
 
     BigFraction at(BigFraction x) {
