@@ -63,9 +63,10 @@ final class Envelope {
         int n = polygon.size();
         List<PolygonVertex> sorted = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            PolygonVertex v = polygon.get(i);
-            if (n <= 2 || mayBePiece(polygon.get(i == 0 ? n - 1 : i - 1), v, polygon.get(i + 1 == n ? 0 : i + 1), lower)) {
-                sorted.add(v);
+            PolygonVertex previous = polygon.get(i == 0 ? n - 1 : i - 1);
+            PolygonVertex next = polygon.get(i + 1 == n ? 0 : i + 1);
+            if (n <= 2 || mayBePiece(previous, polygon.get(i), next, lower)) {
+                sorted.add(polygon.get(i));
             }
         }
         // Min envelope: slopes descending along increasing x; max envelope: ascending.
@@ -96,11 +97,11 @@ final class Envelope {
         return e;
     }
 
-    /** Where a vertex's line beats a neighbour's: nowhere, everywhere, above or below their crossing, or not known cheaply. */
+    /** Where a vertex's line beats a neighbour's: nowhere, everywhere, beyond or before their crossing, or unknown. */
     private static final int NOWHERE = 0;
     private static final int EVERYWHERE = 1;
-    private static final int ABOVE = 2;
-    private static final int BELOW = 3;
+    private static final int BEYOND = 2;
+    private static final int BEFORE = 3;
     private static final int UNKNOWN = 4;
 
     /**
@@ -118,10 +119,10 @@ final class Envelope {
         if (before == NOWHERE || after == NOWHERE) {
             return false;
         }
-        if (before == ABOVE && after == BELOW) {
+        if (before == BEYOND && after == BEFORE) {
             return v.sharedPoint(previous).x < v.sharedPoint(next).x;
         }
-        if (before == BELOW && after == ABOVE) {
+        if (before == BEFORE && after == BEYOND) {
             return v.sharedPoint(next).x < v.sharedPoint(previous).x;
         }
         return true;
@@ -141,7 +142,7 @@ final class Envelope {
             return UNKNOWN;
         }
         // Below t beyond the crossing when less steep (lower envelope); above when steeper (upper).
-        return (lower ? slopes < 0 : slopes > 0) ? ABOVE : BELOW;
+        return (lower ? slopes < 0 : slopes > 0) ? BEYOND : BEFORE;
     }
 
     private static int lowerOrder(PolygonVertex a, PolygonVertex b) {
@@ -254,7 +255,7 @@ final class Envelope {
         return best;
     }
 
-    /** {@code floor(F·2⁶⁴)} into {@code down} and {@code ceil(F·2⁶⁴)} into {@code up}, as {@code {int, frac}}. */
+    /** {@code floor(F·2⁶⁴)} into {@code down}, {@code ceil(F·2⁶⁴)} into {@code up}, each as {@code {int, frac}}. */
     private static void slopeQ64(PolygonVertex line, long[] down, long[] up) {
         if (line.hasSmallSlope()) {
             long n = line.slopeNum();

@@ -34,7 +34,8 @@ import org.apache.commons.numbers.fraction.BigFraction;
 public final class FeasibleLines {
     static final BigFraction F_MIN = BigFraction.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(HalfPlane.BOX_SLOPE_SHIFT));
     static final BigFraction F_MAX = BigFraction.of(BigInteger.ONE.shiftLeft(HalfPlane.BOX_SLOPE_SHIFT));
-    private static final BigFraction ALPHA_LIMIT = BigFraction.of(BigInteger.ONE.shiftLeft(HalfPlane.BOX_INTERCEPT_SHIFT));
+    private static final BigFraction ALPHA_LIMIT =
+            BigFraction.of(BigInteger.ONE.shiftLeft(HalfPlane.BOX_INTERCEPT_SHIFT));
 
     private final List<PolygonVertex> vertices;
 
@@ -73,7 +74,8 @@ public final class FeasibleLines {
             nextEdges = new HalfPlane[capacity];
             signs = new int[capacity];
             // Counter-clockwise in (α, F): along F = F_MIN, up α = +limit, back along F = F_MAX, down α = −limit.
-            HalfPlane[] box = {HalfPlane.SLOPE_MIN, HalfPlane.INTERCEPT_MAX, HalfPlane.SLOPE_MAX, HalfPlane.INTERCEPT_MIN};
+            HalfPlane[] box = {
+                HalfPlane.SLOPE_MIN, HalfPlane.INTERCEPT_MAX, HalfPlane.SLOPE_MAX, HalfPlane.INTERCEPT_MIN};
             for (int i = 0; i < 4; i++) {
                 vertices[i] = PolygonVertex.of(box[(i + 3) % 4], box[i]);
                 edges[i] = box[i];

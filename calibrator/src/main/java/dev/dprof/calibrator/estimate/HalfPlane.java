@@ -4,7 +4,7 @@ import java.math.BigInteger;
 
 /**
  * One side of the feasible polygon in the {@code (α, F)} plane, kept with the integers it was
- * given (DESIGN.md "Tightest sound conversion"): a {@link LinePoint} {@code (x, y)} bounds it by
+ * given (docs/BOUNDS.md, "Arithmetic"): a {@link LinePoint} {@code (x, y)} bounds it by
  * the line {@code α + x·F = y}; the box of {@link FeasibleLines} by {@code F = 2^±16} and
  * {@code α = ±2^100}. A vertex is named by two of these, so everything about it is computed
  * from these integers afresh, never from an earlier clip's arithmetic.

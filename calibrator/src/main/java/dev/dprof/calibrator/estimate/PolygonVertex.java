@@ -6,7 +6,7 @@ import org.apache.commons.numbers.fraction.BigFraction;
 
 /**
  * A vertex of the feasible polygon — one candidate conversion {@code c(x) = α + F·x} — named by
- * two sides of the polygon it lies on (DESIGN.md "Tightest sound conversion"). In the
+ * two sides of the polygon it lies on (DProf Alg. 3 and 4; docs/BOUNDS.md, "Arithmetic"). In the
  * {@code (x, y)} plane of the conversion it is the line through two constraint points, through
  * one with a slope limit of the box, or a corner of the box.
  *
@@ -146,7 +146,8 @@ final class PolygonVertex {
             }
         }
         Exact e = exact();
-        return e.alpha.add(e.slope.multiply(BigInteger.valueOf(x))).subtract(e.den.multiply(BigInteger.valueOf(y))).signum();
+        BigInteger value = e.alpha.add(e.slope.multiply(BigInteger.valueOf(x)));
+        return value.subtract(e.den.multiply(BigInteger.valueOf(y))).signum();
     }
 
     /** The sign of {@code F − F'}. */

@@ -71,7 +71,8 @@ class ExactConstructionTest {
     @Test
     void ticksNearTheEndsOfTheLongRange() {
         checkKind(8, random -> {
-            long base = random.nextBoolean() ? Long.MAX_VALUE - random.nextLong(1L << 40) : Long.MIN_VALUE + random.nextLong(1L << 40);
+            long base = random.nextBoolean() ? Long.MAX_VALUE - random.nextLong(1L << 40)
+                    : Long.MIN_VALUE + random.nextLong(1L << 40);
             List<LinePoint> points = new ArrayList<>();
             int n = 2 + random.nextInt(8);
             for (int i = 0; i < n; i++) {
