@@ -2,6 +2,7 @@ package dev.dprof.calibrator.estimate;
 
 import dev.dprof.format.calibration.DomainCalibration;
 import dev.dprof.format.calibration.Zero;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,17 +22,16 @@ public final class DomainConversion {
     private final DriftModel drift;
     private final List<Window> windows;
     private final long[] windowStarts;
-    private final BigFraction meanFrequencyLow;
-    private final BigFraction meanFrequencyHigh;
+    /** {@code {lowNum, lowDen, highNum, highDen}} of the mean-frequency bounds, or null. */
+    private final long[] meanFrequency;
 
     private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Window> windows,
-                             BigFraction meanLow, BigFraction meanHigh) {
+                             long[] meanFrequency) {
         this.calibration = calibration;
         this.drift = drift;
         this.windows = windows;
         this.windowStarts = windows.stream().mapToLong(w -> w.from).toArray();
-        this.meanFrequencyLow = meanLow;
-        this.meanFrequencyHigh = meanHigh;
+        this.meanFrequency = meanFrequency;
     }
 
     /**
@@ -43,13 +43,12 @@ public final class DomainConversion {
         List<Zero> zeros = new ArrayList<>(calibration.zeros());
         zeros.sort(Comparator.comparingLong(Zero::k1));
         if (zeros.isEmpty()) {
-            return new DomainConversion(calibration, drift, List.of(), null, null);
+            return new DomainConversion(calibration, drift, List.of(), null);
         }
         Zero first = zeros.get(0);
         Zero last = zeros.get(zeros.size() - 1);
-        BigFraction[] mean = meanFrequency(zeros);
-        BigFraction meanLow = mean == null ? null : mean[0];
-        BigFraction meanHigh = mean == null ? null : mean[1];
+        long[] mean = meanFrequency(zeros);
+        double meanHigh = mean == null ? Double.NaN : ratio(mean[2], mean[3]);
         List<Window> windows = new ArrayList<>();
         if (drift instanceof DriftModel.Constant || zeros.size() == 1) {
             List<LinePoint> points = new ArrayList<>(extra);
@@ -58,8 +57,6 @@ public final class DomainConversion {
                     drift instanceof DriftModel.BoundedDrift b ? curvature(b, calibration, meanHigh, first, last) : 0));
         } else {
             double curvature = curvature((DriftModel.BoundedDrift) drift, calibration, meanHigh, first, last);
-            List<LinePoint> sortedExtra = new ArrayList<>(extra);
-            sortedExtra.sort(Comparator.comparingLong(LinePoint::x));
             for (int i = 0; i + 1 < zeros.size(); i++) {
                 Zero left = zeros.get(i);
                 Zero right = zeros.get(i + 1);
@@ -67,7 +64,8 @@ public final class DomainConversion {
                 long to = i + 2 == zeros.size() ? Long.MAX_VALUE : right.k1();
                 List<LinePoint> points = new ArrayList<>(List.of(Constraints.of(left)));
                 points.addAll(List.of(Constraints.of(right)));
-                for (LinePoint p : sortedExtra) {
+                // In any order: a window sorts its points itself (PointHull).
+                for (LinePoint p : extra) {
                     if (p.x() >= left.k1() && p.x() <= right.k2() + 1) {
                         points.add(p);
                     }
@@ -75,7 +73,7 @@ public final class DomainConversion {
                 windows.add(new Window(from, to, points, curvature));
             }
         }
-        return new DomainConversion(calibration, drift, windows, meanLow, meanHigh);
+        return new DomainConversion(calibration, drift, windows, mean);
     }
 
     /** How many zeros at each end of the run are candidates for the mean-frequency bound. */
@@ -86,10 +84,12 @@ public final class DomainConversion {
      * {@code c(k2_j + 1) − c(k1_i) > a_j − a_i − 1} and {@code c(k1_j) − c(k2_i + 1) < a_j + 1 − a_i}
      * (DProf Alg. 3). Their width is about {@code (w_i + w_j)/span}, so of the pairs among the first
      * and last {@value #EDGE_CANDIDATES} zeros the narrowest is taken; null with fewer than two zeros.
+     * Returned as {@code {lowNum, lowDen, highNum, highDen}}, both denominators positive: widths
+     * are compared by cross-multiplication, and a fraction is reduced only when asked for.
      */
-    private static BigFraction[] meanFrequency(List<Zero> zeros) {
-        BigFraction[] best = null;
-        BigFraction bestWidth = null;
+    private static long[] meanFrequency(List<Zero> zeros) {
+        long[] best = null;
+        BigInteger[] bestWidth = null;
         int n = zeros.size();
         for (int i = 0; i < Math.min(EDGE_CANDIDATES, n); i++) {
             for (int j = Math.max(i + 1, n - EDGE_CANDIDATES); j < n; j++) {
@@ -98,11 +98,16 @@ public final class DomainConversion {
                 if (b.k1() - a.k2() - 1 <= 0) {
                     continue;
                 }
-                BigFraction lo = BigFraction.of(b.a() - a.a() - 1).divide(b.k2() + 1 - a.k1());
-                BigFraction hi = BigFraction.of(b.a() + 1 - a.a()).divide(b.k1() - a.k2() - 1);
-                BigFraction width = hi.subtract(lo);
-                if (bestWidth == null || width.compareTo(bestWidth) < 0) {
-                    best = new BigFraction[] {lo, hi};
+                long[] bounds = {b.a() - a.a() - 1, b.k2() + 1 - a.k1(), b.a() + 1 - a.a(), b.k1() - a.k2() - 1};
+                // hi − lo = (hiNum·loDen − loNum·hiDen) / (hiDen·loDen)
+                BigInteger loNum = BigInteger.valueOf(bounds[0]);
+                BigInteger loDen = BigInteger.valueOf(bounds[1]);
+                BigInteger hiNum = BigInteger.valueOf(bounds[2]);
+                BigInteger hiDen = BigInteger.valueOf(bounds[3]);
+                BigInteger[] width = {hiNum.multiply(loDen).subtract(loNum.multiply(hiDen)), hiDen.multiply(loDen)};
+                if (bestWidth == null
+                        || width[0].multiply(bestWidth[1]).compareTo(bestWidth[0].multiply(width[1])) < 0) {
+                    best = bounds;
                     bestWidth = width;
                 }
             }
@@ -111,16 +116,28 @@ public final class DomainConversion {
     }
 
     /**
+     * {@code num/den} rounded to the nearest double, as {@link BigFraction#doubleValue} rounds:
+     * one IEEE division when both are exact doubles.
+     */
+    private static double ratio(long num, long den) {
+        long limit = 1L << 53;
+        if (Math.abs(num) <= limit && Math.abs(den) <= limit) {
+            return (double) num / den;
+        }
+        return BigFraction.of(num, den).doubleValue();
+    }
+
+    /**
      * The bound on the conversion's curvature, in parent ticks per node tick²: {@code ρ·F/f}, with
      * {@code F} the largest the relative frequency can be anywhere within an hour of the zeros
      * (it drifts at most by {@code e^{ρ·T}} from its mean), {@code f} the node's nominal rate.
      */
     private static double curvature(DriftModel.BoundedDrift drift, DomainCalibration calibration,
-                                    BigFraction meanHigh, Zero first, Zero last) {
+                                    double meanHigh, Zero first, Zero last) {
         double rho = drift.ppmPerSecond() * 1e-6;
         double hz = calibration.nominalTickHz();
         double span = (last.k2() - first.k1()) / hz + 3600;
-        double fMax = (meanHigh != null ? meanHigh.doubleValue() : FeasibleLines.F_MAX.doubleValue())
+        double fMax = (!Double.isNaN(meanHigh) ? meanHigh : FeasibleLines.F_MAX.doubleValue())
                 * Math.exp(rho * span) * (1 + 1e-9);
         return rho * fMax / (hz * 0.999);
     }
@@ -180,11 +197,11 @@ public final class DomainConversion {
 
     /** Bounds on the mean relative frequency between two zeros near the run's ends; needs no assumption. */
     public BigFraction meanFrequencyLow() {
-        return meanFrequencyLow;
+        return meanFrequency == null ? null : BigFraction.of(meanFrequency[0], meanFrequency[1]);
     }
 
     public BigFraction meanFrequencyHigh() {
-        return meanFrequencyHigh;
+        return meanFrequency == null ? null : BigFraction.of(meanFrequency[2], meanFrequency[3]);
     }
 
     int windowFor(long x, int hint) {

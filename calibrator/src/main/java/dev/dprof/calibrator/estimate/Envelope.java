@@ -2,9 +2,7 @@ package dev.dprof.calibrator.estimate;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import org.apache.commons.numbers.fraction.BigFraction;
 
 /**
  * The lower (or upper) envelope of the feasible lines — {@code L(x) = min α + F·x} or
@@ -52,85 +50,253 @@ final class Envelope {
     /**
      * The lower ({@code lower}) or upper envelope of the lines. Each piece is anchored on a point
      * its line passes through exactly (every vertex lies on constraint lines, whose points are
-     * integers), so only the slope is rounded; lines of the box alone are anchored near {@code center}.
+     * integers): the one nearest {@code center} within the piece, the earliest in the points'
+     * order on a tie, so only the slope is rounded; lines of the box alone are anchored near
+     * {@code center}.
+     *
+     * <p>Two neighbouring pieces are vertices joined by an edge of the polygon, so their lines
+     * cross at the point of that edge: breakpoints and the test that drops a line are then
+     * integer, and only pieces without a common point fall back to exact rationals.
      */
-    static Envelope of(FeasibleLines lines, List<LinePoint> points, boolean lower, long center) {
-        List<FeasibleLines.Vertex> sorted = new ArrayList<>(lines.vertices());
+    static Envelope of(FeasibleLines lines, boolean lower, long center) {
+        List<PolygonVertex> polygon = lines.vertices();
+        int n = polygon.size();
+        List<PolygonVertex> sorted = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            PolygonVertex previous = polygon.get(i == 0 ? n - 1 : i - 1);
+            PolygonVertex next = polygon.get(i + 1 == n ? 0 : i + 1);
+            if (n <= 2 || mayBePiece(previous, polygon.get(i), next, lower)) {
+                sorted.add(polygon.get(i));
+            }
+        }
         // Min envelope: slopes descending along increasing x; max envelope: ascending.
-        Comparator<FeasibleLines.Vertex> bySlope = Comparator.comparing(FeasibleLines.Vertex::f);
-        Comparator<FeasibleLines.Vertex> byIntercept = Comparator.comparing(FeasibleLines.Vertex::alpha);
-        sorted.sort(lower ? bySlope.reversed().thenComparing(byIntercept)
-                : bySlope.thenComparing(byIntercept.reversed()));
-        List<FeasibleLines.Vertex> hull = new ArrayList<>();
-        List<BigFraction> breaks = new ArrayList<>();
-        for (FeasibleLines.Vertex v : sorted) {
-            if (!hull.isEmpty() && hull.get(hull.size() - 1).f().compareTo(v.f()) == 0) {
+        sorted.sort(lower ? Envelope::lowerOrder : Envelope::upperOrder);
+        List<PolygonVertex> hull = new ArrayList<>();
+        List<Crossing> breaks = new ArrayList<>();
+        for (PolygonVertex v : sorted) {
+            if (!hull.isEmpty() && hull.get(hull.size() - 1).compareSlope(v) == 0) {
                 continue; // same slope: the first kept is the better intercept
             }
             // The last line is never optimal if v overtakes it before it overtook its predecessor.
-            while (hull.size() >= 2 && crossing(hull.get(hull.size() - 1), v).compareTo(breaks.get(breaks.size() - 1)) <= 0) {
+            while (hull.size() >= 2 && overtakesBy(hull.get(hull.size() - 1), v, breaks.get(breaks.size() - 1), lower)) {
                 hull.remove(hull.size() - 1);
                 breaks.remove(breaks.size() - 1);
             }
             if (!hull.isEmpty()) {
-                breaks.add(crossing(hull.get(hull.size() - 1), v));
+                breaks.add(Crossing.of(hull.get(hull.size() - 1), v));
             }
             hull.add(v);
         }
         Envelope e = new Envelope(lower, hull.size());
         for (int p = 0; p < hull.size(); p++) {
-            e.start[p] = p == 0 ? Long.MIN_VALUE : floor(breaks.get(p - 1)) + 1;
+            e.start[p] = p == 0 ? Long.MIN_VALUE : breaks.get(p - 1).floor() + 1;
             long from = p == 0 ? Long.MIN_VALUE : e.start[p];
-            long to = p == hull.size() - 1 ? Long.MAX_VALUE : floor(breaks.get(p));
-            e.set(p, hull.get(p), anchor(hull.get(p), points, Math.max(from, Math.min(to, center))));
+            long to = p == hull.size() - 1 ? Long.MAX_VALUE : breaks.get(p).floor();
+            e.set(p, hull.get(p), Math.max(from, Math.min(to, center)));
         }
         return e;
     }
 
-    private void set(int p, FeasibleLines.Vertex line, long x) {
-        anchor[p] = x;
-        BigFraction y = line.at(BigFraction.of(x));
-        value[p] = lower ? floor(y) : ceil(y);
-        BigInteger scaled = line.f().getNumerator().shiftLeft(64);
-        BigInteger[] qr = scaled.divideAndRemainder(line.f().getDenominator());
-        BigInteger down = qr[0];
-        BigInteger up = qr[1].signum() == 0 ? down : down.add(BigInteger.ONE);
-        slopeDownInt[p] = down.shiftRight(64).longValueExact();
-        slopeDownFrac[p] = down.longValue();
-        slopeUpInt[p] = up.shiftRight(64).longValueExact();
-        slopeUpFrac[p] = up.longValue();
+    /** Where a vertex's line beats a neighbour's: nowhere, everywhere, beyond or before their crossing, or unknown. */
+    private static final int NOWHERE = 0;
+    private static final int EVERYWHERE = 1;
+    private static final int BEYOND = 2;
+    private static final int BEFORE = 3;
+    private static final int UNKNOWN = 4;
+
+    /**
+     * Whether {@code v} can be a piece, i.e. strictly better (below for the lower envelope, above
+     * for the upper) than both its neighbours on the polygon on some interval of x. Those that
+     * cannot are dropped before the hull, which then comes out the same: a line never strictly
+     * better than two others is never strictly better than all. What remains is the chain of the
+     * polygon facing the envelope, whose neighbours cross at a shared constraint point — an
+     * integer, where a vertex of the far side would need an exact rational crossing. Keeps
+     * {@code v} when unsure.
+     */
+    private static boolean mayBePiece(PolygonVertex previous, PolygonVertex v, PolygonVertex next, boolean lower) {
+        int before = beats(v, previous, lower);
+        int after = beats(v, next, lower);
+        if (before == NOWHERE || after == NOWHERE) {
+            return false;
+        }
+        if (before == BEYOND && after == BEFORE) {
+            return v.sharedPoint(previous).x < v.sharedPoint(next).x;
+        }
+        if (before == BEFORE && after == BEYOND) {
+            return v.sharedPoint(next).x < v.sharedPoint(previous).x;
+        }
+        return true;
     }
 
-    /** A point on the line, the one nearest to {@code fallback}; else {@code fallback}. */
-    private static long anchor(FeasibleLines.Vertex line, List<LinePoint> points, long fallback) {
-        long best = fallback;
-        boolean found = false;
-        for (LinePoint q : points) {
-            if (line.at(BigFraction.of(q.x())).compareTo(BigFraction.of(q.y())) == 0
-                    && (!found || Math.abs(q.x() - fallback) < Math.abs(best - fallback))) {
-                best = q.x();
-                found = true;
+    /** Where {@code v} beats its neighbour {@code t}; their crossing is the x of a shared point. */
+    private static int beats(PolygonVertex v, PolygonVertex t, boolean lower) {
+        int slopes = v.compareSlope(t);
+        if (slopes == 0) {
+            int intercepts = v.compareInterceptOfEqualSlope(t);
+            if (intercepts == 0) {
+                return UNKNOWN; // the same line twice: keep both, the hull merges them
+            }
+            return (lower ? intercepts < 0 : intercepts > 0) ? EVERYWHERE : NOWHERE;
+        }
+        if (v.sharedPoint(t) == null) {
+            return UNKNOWN;
+        }
+        // Below t beyond the crossing when less steep (lower envelope); above when steeper (upper).
+        return (lower ? slopes < 0 : slopes > 0) ? BEYOND : BEFORE;
+    }
+
+    private static int lowerOrder(PolygonVertex a, PolygonVertex b) {
+        int bySlope = b.compareSlope(a);
+        return bySlope != 0 ? bySlope : a.compareInterceptOfEqualSlope(b);
+    }
+
+    private static int upperOrder(PolygonVertex a, PolygonVertex b) {
+        int bySlope = a.compareSlope(b);
+        return bySlope != 0 ? bySlope : b.compareInterceptOfEqualSlope(a);
+    }
+
+    /**
+     * Whether {@code v} crosses {@code last} at or before {@code previous}, the crossing of
+     * {@code last} with its predecessor: along x, {@code v − last} falls (lower envelope, slopes
+     * descending) or rises (upper), so that is its sign at {@code previous}.
+     */
+    private static boolean overtakesBy(PolygonVertex last, PolygonVertex v, Crossing previous, boolean lower) {
+        int sign = previous.point != null
+                // last passes through the point, so v − last there is v's value minus the point's y.
+                ? v.valueSign(previous.point.x, previous.point.y)
+                : previous.signOfDifference(v, last);
+        return lower ? sign <= 0 : sign >= 0;
+    }
+
+    /** Where two lines of different slopes cross: at a common point, else an exact rational. */
+    private static final class Crossing {
+        final HalfPlane point;
+        private final BigInteger num;
+        private final BigInteger den;
+
+        private Crossing(HalfPlane point, BigInteger num, BigInteger den) {
+            this.point = point;
+            this.num = num;
+            this.den = den;
+        }
+
+        /**
+         * {@code x = (α_b − α_a)/(F_a − F_b)}; with {@code α = A/D}, {@code F = S/D} that is
+         * {@code (A_b·D_a − A_a·D_b)/(S_a·D_b − S_b·D_a)}.
+         */
+        static Crossing of(PolygonVertex a, PolygonVertex b) {
+            HalfPlane shared = a.sharedPoint(b);
+            if (shared != null) {
+                return new Crossing(shared, null, null);
+            }
+            PolygonVertex.Exact ea = a.exact();
+            PolygonVertex.Exact eb = b.exact();
+            BigInteger num = eb.alpha.multiply(ea.den).subtract(ea.alpha.multiply(eb.den));
+            BigInteger den = ea.slope.multiply(eb.den).subtract(eb.slope.multiply(ea.den));
+            return den.signum() > 0 ? new Crossing(null, num, den) : new Crossing(null, num.negate(), den.negate());
+        }
+
+        /**
+         * The sign of {@code (v − w)(x)} at this crossing {@code x = num/den}: that of
+         * {@code (A_v·D_w − A_w·D_v)·den + (S_v·D_w − S_w·D_v)·num}, the difference times
+         * {@code D_v·D_w·den > 0}.
+         */
+        int signOfDifference(PolygonVertex v, PolygonVertex w) {
+            PolygonVertex.Exact ev = v.exact();
+            PolygonVertex.Exact ew = w.exact();
+            BigInteger intercepts = ev.alpha.multiply(ew.den).subtract(ew.alpha.multiply(ev.den));
+            BigInteger slopes = ev.slope.multiply(ew.den).subtract(ew.slope.multiply(ev.den));
+            return intercepts.multiply(den).add(slopes.multiply(num)).signum();
+        }
+
+        long floor() {
+            return point != null ? point.x : Envelope.floor(num, den);
+        }
+    }
+
+    private void set(int p, PolygonVertex line, long fallback) {
+        HalfPlane on = anchor(line, fallback);
+        if (on != null) {
+            anchor[p] = on.x;
+            value[p] = on.y; // the line passes through it: the value is exact
+        } else {
+            anchor[p] = fallback;
+            PolygonVertex.Exact e = line.exact();
+            BigInteger num = e.alpha.add(e.slope.multiply(BigInteger.valueOf(fallback)));
+            value[p] = lower ? floor(num, e.den) : -floor(num.negate(), e.den);
+        }
+        long[] down = new long[2];
+        long[] up = new long[2];
+        slopeQ64(line, down, up);
+        slopeDownInt[p] = down[0];
+        slopeDownFrac[p] = down[1];
+        slopeUpInt[p] = up[0];
+        slopeUpFrac[p] = up[1];
+    }
+
+    /**
+     * The point the line passes through that is nearest to {@code fallback} (distance as
+     * {@code Math.abs} of the long difference), or null if it passes through none. The candidates
+     * are the points the clip found on the line, in the order it met them; on a tie the first
+     * wins, which is the earliest in the points' order (a point met later on a line already
+     * named by an earlier one has a later index).
+     */
+    private static HalfPlane anchor(PolygonVertex line, long fallback) {
+        HalfPlane best = null;
+        long nearest = 0;
+        for (int i = 0; i < line.throughCount(); i++) {
+            HalfPlane q = line.through(i);
+            long d = Math.abs(q.x - fallback);
+            if (best == null || d < nearest) {
+                best = q;
+                nearest = d;
             }
         }
         return best;
     }
 
-    /** Where the lines of a and b cross (their slopes differ). */
-    private static BigFraction crossing(FeasibleLines.Vertex a, FeasibleLines.Vertex b) {
-        return b.alpha().subtract(a.alpha()).divide(a.f().subtract(b.f()));
+    /** {@code floor(F·2⁶⁴)} into {@code down}, {@code ceil(F·2⁶⁴)} into {@code up}, each as {@code {int, frac}}. */
+    private static void slopeQ64(PolygonVertex line, long[] down, long[] up) {
+        if (line.hasSmallSlope()) {
+            long n = line.slopeNum();
+            long d = line.slopeDen();
+            long whole = Math.floorDiv(n, d);
+            long rest = Math.floorMod(n, d);
+            // floor(rest·2⁶⁴/d) by long division, one bit at a time: rest < d < 2⁶³, so 2·rest fits unsigned.
+            long frac = 0;
+            for (int bit = 0; bit < 64; bit++) {
+                rest <<= 1;
+                frac <<= 1;
+                if (Long.compareUnsigned(rest, d) >= 0) {
+                    rest -= d;
+                    frac |= 1;
+                }
+            }
+            down[0] = whole;
+            down[1] = frac;
+            boolean exact = rest == 0;
+            up[0] = exact || frac != -1L ? whole : whole + 1;
+            up[1] = exact ? frac : frac + 1;
+            return;
+        }
+        PolygonVertex.Exact e = line.exact();
+        BigInteger[] qr = e.slope.shiftLeft(64).divideAndRemainder(e.den);
+        BigInteger floor = qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0];
+        BigInteger ceil = qr[1].signum() == 0 ? floor : floor.add(BigInteger.ONE);
+        down[0] = floor.shiftRight(64).longValueExact();
+        down[1] = floor.longValue();
+        up[0] = ceil.shiftRight(64).longValueExact();
+        up[1] = ceil.longValue();
     }
 
-    static long floor(BigFraction f) {
-        BigInteger[] qr = f.getNumerator().divideAndRemainder(f.getDenominator());
+    /** {@code floor(num/den)} for {@code den > 0}, clamped to {@code ±2⁶²} beyond 63 bits. */
+    private static long floor(BigInteger num, BigInteger den) {
+        BigInteger[] qr = num.divideAndRemainder(den);
         BigInteger q = qr[0];
-        if (qr[1].signum() != 0 && f.signum() < 0) {
+        if (qr[1].signum() != 0 && num.signum() < 0) {
             q = q.subtract(BigInteger.ONE);
         }
         return clamp(q);
-    }
-
-    static long ceil(BigFraction f) {
-        return -floor(f.negate());
     }
 
     private static long clamp(BigInteger v) {

@@ -1,7 +1,6 @@
 package dev.dprof.calibrator.estimate;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -31,11 +30,8 @@ final class PointHull {
         if (points.size() <= 2) {
             return points;
         }
-        List<LinePoint> sorted = new ArrayList<>(points);
-        // At one x only the most constraining point matters: the highest lower point, the lowest upper point.
-        sorted.sort(Comparator.comparingLong(LinePoint::x)
-                .thenComparing(upperHull ? Comparator.comparingLong(LinePoint::y).reversed()
-                        : Comparator.comparingLong(LinePoint::y)));
+        LinePoint[] sorted = points.toArray(new LinePoint[0]);
+        sort(sorted, upperHull);
         List<LinePoint> hull = new ArrayList<>();
         for (LinePoint p : sorted) {
             if (!hull.isEmpty() && hull.get(hull.size() - 1).x() == p.x()) {
@@ -53,6 +49,50 @@ final class PointHull {
             hull.add(p);
         }
         return hull;
+    }
+
+    private static final int INSERTION_SORT_LIMIT = 16;
+
+    /**
+     * Sorts by x and, at one x, the most constraining point first — the highest lower point, the
+     * lowest upper point — since only that one matters there. A merge sort written out for
+     * points: through a {@link java.util.Comparator} every comparison would be a call the JIT
+     * cannot inline (the sort's call sites see every comparator of the program), and sorting the
+     * thousands of points of matched messages per window was most of a window's cost.
+     */
+    static void sort(LinePoint[] points, boolean upperHull) {
+        mergeSort(points.clone(), points, 0, points.length, upperHull);
+    }
+
+    /** Sorts {@code to[from, until)}, which {@code from[from, until)} holds too, using the latter as scratch. */
+    private static void mergeSort(LinePoint[] scratch, LinePoint[] target, int from, int until, boolean upperHull) {
+        if (until - from <= INSERTION_SORT_LIMIT) {
+            for (int i = from + 1; i < until; i++) {
+                LinePoint p = target[i];
+                int j = i;
+                for (; j > from && precedes(p, target[j - 1], upperHull); j--) {
+                    target[j] = target[j - 1];
+                }
+                target[j] = p;
+            }
+            return;
+        }
+        int middle = (from + until) >>> 1;
+        mergeSort(target, scratch, from, middle, upperHull);
+        mergeSort(target, scratch, middle, until, upperHull);
+        int left = from;
+        int right = middle;
+        for (int i = from; i < until; i++) {
+            boolean takeLeft = right == until || (left < middle && !precedes(scratch[right], scratch[left], upperHull));
+            target[i] = takeLeft ? scratch[left++] : scratch[right++];
+        }
+    }
+
+    private static boolean precedes(LinePoint a, LinePoint b, boolean upperHull) {
+        if (a.x() != b.x()) {
+            return a.x() < b.x();
+        }
+        return upperHull ? a.y() > b.y() : a.y() < b.y();
     }
 
     /** The sign of {@code (b−o)×(c−o)}: positive for a left turn. */

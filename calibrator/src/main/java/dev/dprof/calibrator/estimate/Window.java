@@ -43,8 +43,8 @@ final class Window {
         List<LinePoint> relaxed = PointHull.prune(all);
         this.lines = FeasibleLines.of(relaxed);
         long center = xs / 2 + xe / 2;
-        this.low = lines.map(l -> Envelope.of(l, relaxed, true, center)).orElse(null);
-        this.high = lines.map(l -> Envelope.of(l, relaxed, false, center)).orElse(null);
+        this.low = lines.map(l -> Envelope.of(l, true, center)).orElse(null);
+        this.high = lines.map(l -> Envelope.of(l, false, center)).orElse(null);
         // Buckets cover the served range, clipped to the points' extent where it is unbounded.
         bucketFrom = from == Long.MIN_VALUE ? xs : from;
         bucketTo = to == Long.MAX_VALUE ? xe + 1 : to;

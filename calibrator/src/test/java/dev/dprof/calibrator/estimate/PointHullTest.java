@@ -34,6 +34,28 @@ class PointHullTest {
     }
 
     @Test
+    void sortingOrdersByXThenMostConstrainingFirst() {
+        SplittableRandom random = new SplittableRandom(4);
+        for (int trial = 0; trial < 300; trial++) {
+            int n = random.nextInt(200);
+            LinePoint[] points = new LinePoint[n];
+            for (int i = 0; i < n; i++) {
+                long x = random.nextBoolean() ? random.nextLong(-20, 20) : random.nextLong();
+                points[i] = new LinePoint(x, random.nextLong(-3, 3), true);
+            }
+            for (boolean upperHull : new boolean[] {true, false}) {
+                List<LinePoint> expected = new ArrayList<>(List.of(points));
+                expected.sort(java.util.Comparator.comparingLong(LinePoint::x).thenComparing(upperHull
+                        ? java.util.Comparator.comparingLong(LinePoint::y).reversed()
+                        : java.util.Comparator.comparingLong(LinePoint::y)));
+                LinePoint[] sorted = points.clone();
+                PointHull.sort(sorted, upperHull);
+                assertEquals(expected, List.of(sorted));
+            }
+        }
+    }
+
+    @Test
     void crossProductsOfHugeTicksDoNotOverflow() {
         long big = 1L << 61;
         assertEquals(1, PointHull.compareProducts(big, 4, big, 3));
