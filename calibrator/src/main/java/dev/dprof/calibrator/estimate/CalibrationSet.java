@@ -28,12 +28,15 @@ public final class CalibrationSet {
     private final Map<String, DomainConversion> conversions = new LinkedHashMap<>();
     private final String reference;
     private final DriftModel drift;
+    /** Whether the conversions rest on the zeros alone. */
+    private final boolean withoutExtraPoints;
 
     private CalibrationSet(Map<String, DomainCalibration> domains, String reference, DriftModel drift,
                            Map<String, List<LinePoint>> extra) {
         this.domains = domains;
         this.reference = reference;
         this.drift = drift;
+        this.withoutExtraPoints = extra.values().stream().allMatch(List::isEmpty);
         for (DomainCalibration d : domains.values()) {
             conversions.put(d.domainId(), DomainConversion.build(d, drift,
                     extra.getOrDefault(d.domainId(), List.of())));
@@ -110,6 +113,9 @@ public final class CalibrationSet {
 
     /** The same calibration with extra points (matched messages) per domain, against its parent. */
     public CalibrationSet withPoints(Map<String, List<LinePoint>> extra) {
+        if (withoutExtraPoints && extra.values().stream().allMatch(List::isEmpty)) {
+            return this; // the same conversions: not built again
+        }
         return new CalibrationSet(domains, reference, drift, extra);
     }
 

@@ -234,9 +234,11 @@ public final class DomainConversion {
      * loop of two subtractions, two 64×64 multiplies and two high multiplies per tick, which the
      * JIT unrolls.
      *
+     * @return how many ticks fell where a stretch contradicts the assumption (and got no bound)
      * @throws ArithmeticException if a product could overflow (ticks beyond ±2⁶² of the zeros)
      */
-    void convertSorted(long[] ticks, int n, long[] lo, long[] hi) {
+    int convertSorted(long[] ticks, int n, long[] lo, long[] hi) {
+        int unbounded = 0;
         int w = windowFor(ticks[0], 0);
         int pl = 0;
         int ph = 0;
@@ -253,6 +255,7 @@ public final class DomainConversion {
                 int j = firstAtLeast(ticks, i, n, end);
                 java.util.Arrays.fill(lo, i, j, Long.MIN_VALUE);
                 java.util.Arrays.fill(hi, i, j, Long.MAX_VALUE);
+                unbounded += j - i;
                 i = j;
                 continue;
             }
@@ -284,6 +287,7 @@ public final class DomainConversion {
                     high.slopeFrac(ph, posH));
             i = j;
         }
+        return unbounded;
     }
 
     /** {@code out[k] = v + floor((ticks[k] − x0)·F)} over a run. */

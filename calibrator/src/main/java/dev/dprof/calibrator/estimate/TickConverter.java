@@ -55,14 +55,7 @@ public final class TickConverter {
         }
         if (path.length == 1) {
             try {
-                path[0].conversion().convertSorted(ticks, n, lo, hi);
-                int bounded = 0;
-                for (int i = 0; i < n; i++) {
-                    if (lo[i] != Long.MIN_VALUE && hi[i] != Long.MAX_VALUE) {
-                        bounded++;
-                    }
-                }
-                return bounded;
+                return n - path[0].conversion().convertSorted(ticks, n, lo, hi);
             } catch (ArithmeticException overflow) {
                 // fall through to the checked per-tick path
             }

@@ -43,7 +43,6 @@ final class ThreadStream {
     private final long[] lo = new long[CHUNK];
     private final long[] hi = new long[CHUNK];
     private final int[] comm = new int[CHUNK];
-    private long unbounded;
 
     /**
      * @param bounds          the thread's domain to reference; null when not converting ({@code --sync none})
@@ -108,11 +107,6 @@ final class ThreadStream {
         } else {
             bounds.convert(tick, size, sorted, lo, hi);
         }
-        for (int k = 0; k < size; k++) {
-            if (lo[k] == Long.MIN_VALUE) {
-                unbounded++;
-            }
-        }
     }
 
     EventKind kind() {
@@ -159,11 +153,6 @@ final class ThreadStream {
     int signals() {
         int c = comm[position];
         return c < 0 || c >= signal.length ? CausalIndex.NO_DEPENDENCY : signal[c];
-    }
-
-    /** Events whose tick fell where the calibration gives no bound (a contradicted stretch). */
-    long unbounded() {
-        return unbounded;
     }
 
     void close() {
