@@ -91,6 +91,16 @@ public final class Consolidator {
         } catch (ReadException e) {
             throw new ConsolidationException(e.getMessage());
         }
+        try (inventory) {
+            return consolidate(options, progress, conversion, phases, inventory, calibrationLoad);
+        }
+    }
+
+    /** Everything after pass 1, on the open inventory. */
+    private static ProfileInfo consolidate(Options options, LongConsumer progress, TickBounds.Factory conversion,
+                                           Consumer<String> phases, RunInventory inventory,
+                                           Parallel.Pending<CalibrationSet> calibrationLoad)
+            throws ConsolidationException, IOException {
         phases.accept("pass 1: inventory of every queue");
         List<String> problems = new ArrayList<>(inventory.problems());
         for (RunInventory.Process p : inventory.processes()) {
@@ -154,15 +164,13 @@ public final class Consolidator {
         List<ProfileInfo.Stream> streamInfos = new ArrayList<>();
         List<ProfileInfo.Process> processInfos = new ArrayList<>();
         Map<String, ProfileInfo.Calibration> calibrationSummaries = calibrationSummaries(calibration);
-        List<ProcessQueue> open = new ArrayList<>();
         List<ThreadStream> streams = new ArrayList<>();
         boolean truth = referenceTruth != null
                 && inventory.processes().stream().allMatch(p -> p.header().simulatedClock().isPresent());
         try {
             for (RunInventory.Process p : inventory.processes()) {
                 int[] map = regionMap(p, regionIndex, regions);
-                ProcessQueue queue = ProcessQueue.open(p.dir());
-                open.add(queue);
+                ProcessQueue queue = p.queue();
                 for (long thread : p.threads()) {
                     int stream = streamInfos.size();
                     streamInfos.add(new ProfileInfo.Stream(stream, p.index(), thread, p.threadName(thread)));
@@ -202,10 +210,8 @@ public final class Consolidator {
             Profile.writeInfo(options.out(), info);
             phases.accept("profile.json");
             return info;
-        } catch (ReadException | CalibrationException | FormatException e) {
+        } catch (CalibrationException | FormatException e) {
             throw new ConsolidationException(e.getMessage());
-        } finally {
-            open.forEach(ProcessQueue::close);
         }
     }
 

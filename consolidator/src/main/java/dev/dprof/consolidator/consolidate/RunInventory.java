@@ -21,9 +21,11 @@ import java.util.concurrent.Callable;
  * The consolidator's first pass: one sequential read of every process queue that learns what
  * the second pass needs — headers, region tables, threads, and every communication event
  * (sends, receives, barrier enters and exits) with its local tick, for matching and for the
- * calibration's extra constraints. Region events are counted, not kept.
+ * calibration's extra constraints. Region events are counted, not kept. The queues stay open
+ * ({@link Process#queue}) for the second pass, which would otherwise map every queue again; {@link #close}
+ * closes them.
  */
-public final class RunInventory {
+public final class RunInventory implements AutoCloseable {
     /** Columns of {@link #communication}. */
     static final int PROCESS = 0;
     static final int THREAD = 1;
@@ -38,16 +40,23 @@ public final class RunInventory {
         final int index;
         final Path dir;
         final ProcessHeader header;
+        final ProcessQueue queue;
         final Map<Integer, RegionInfo> regions = new LinkedHashMap<>();
         final Map<Long, String> threadNames = new LinkedHashMap<>();
         final List<Long> threads = new ArrayList<>();
         Optional<ProcessEnd> end = Optional.empty();
         long events;
 
-        Process(int index, Path dir, ProcessHeader header) {
+        Process(int index, Path dir, ProcessQueue queue) {
             this.index = index;
             this.dir = dir;
-            this.header = header;
+            this.header = queue.header();
+            this.queue = queue;
+        }
+
+        /** The process's queue, open until the inventory is closed. */
+        public ProcessQueue queue() {
+            return queue;
         }
 
         public int index() {
@@ -111,16 +120,26 @@ public final class RunInventory {
         return inventory;
     }
 
+    /** Closes every process's queue. */
+    @Override
+    public void close() {
+        processes.forEach(p -> p.queue.close());
+    }
+
     /** One queue's part of the inventory. */
     private record Scanned(Process process, LongColumns communication, List<String> problems) {
     }
 
     private static Scanned scanOne(int index, Path dir) throws ReadException {
-        try (ProcessQueue queue = ProcessQueue.open(dir)) {
-            Process process = new Process(index, dir, queue.header());
+        ProcessQueue queue = ProcessQueue.open(dir);
+        try {
+            Process process = new Process(index, dir, queue);
             LongColumns communication = new LongColumns(7);
             queue.read(new Scanner(process, communication));
-            return new Scanned(process, communication, queue.problems());
+            return new Scanned(process, communication, List.copyOf(queue.problems()));
+        } catch (RuntimeException e) {
+            queue.close();
+            throw e;
         }
     }
 
