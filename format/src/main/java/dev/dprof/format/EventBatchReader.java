@@ -23,6 +23,11 @@ public final class EventBatchReader {
     private int flags;
     private int remaining;
     private long threadId;
+    /** The last event's tick, kept apart from {@link #tick}, which an index entry overwrites. */
+    private long eventTick;
+    /** The communication index: entries not read yet, and where the next one starts. */
+    private int indexRemaining;
+    private int indexPosition;
 
     public EventKind kind;
     public int region;
@@ -59,7 +64,7 @@ public final class EventBatchReader {
         }
         flags = bytes[position++] & 0xFF;
         if ((flags & ~(EventBatchEncoder.FLAG_TRUTH | EventBatchEncoder.FLAG_CPU
-                | EventBatchEncoder.FLAG_NO_COMMUNICATION)) != 0) {
+                | EventBatchEncoder.FLAG_NO_COMMUNICATION | EventBatchEncoder.FLAG_COMMUNICATION_INDEX)) != 0) {
             throw new FormatException("unknown batch flags " + flags);
         }
         long count = varLong("batch event count");
@@ -67,6 +72,28 @@ public final class EventBatchReader {
             throw new FormatException("batch event count out of range: " + count);
         }
         remaining = (int) count;
+        eventTick = 0;
+        indexRemaining = 0;
+        if ((flags & EventBatchEncoder.FLAG_COMMUNICATION_INDEX) != 0) {
+            if (limit - position < 4) {
+                throw new FormatException("truncated while reading the communication index's length");
+            }
+            int indexBytes = (bytes[position] & 0xFF) | (bytes[position + 1] & 0xFF) << 8
+                    | (bytes[position + 2] & 0xFF) << 16 | (bytes[position + 3] & 0xFF) << 24;
+            position += 4;
+            if (indexBytes < 0 || indexBytes > limit - position) {
+                throw new FormatException("communication index of " + indexBytes + " bytes in a batch of "
+                        + (limit - position) + " more");
+            }
+            int eventsAt = position + indexBytes;
+            long n = varLong("communication index count");
+            if (n < 0 || n > remaining) {
+                throw new FormatException("communication index of " + n + " events in a batch of " + remaining);
+            }
+            indexRemaining = (int) n;
+            indexPosition = position;
+            position = eventsAt;
+        }
         tick = 0;
         truth = (flags & EventBatchEncoder.FLAG_TRUTH) != 0 ? 0 : NO_TRUTH;
         cpu = -1;
@@ -90,6 +117,42 @@ public final class EventBatchReader {
         return (flags & EventBatchEncoder.FLAG_NO_COMMUNICATION) != 0;
     }
 
+    /** Whether the batch begins with an index of its communicating events ({@link #nextCommunication}). */
+    public boolean hasCommunicationIndex() {
+        return (flags & EventBatchEncoder.FLAG_COMMUNICATION_INDEX) != 0;
+    }
+
+    /**
+     * Moves to the next entry of the communication index: {@link #kind}, {@link #region},
+     * {@link #tick} (on the stored clock) and the payloads describe it, {@link #truth} and
+     * {@link #cpu} do not. {@code false} after the last. Independent of {@link #next}.
+     */
+    public boolean nextCommunication() throws FormatException {
+        if (indexRemaining == 0) {
+            return false;
+        }
+        indexRemaining--;
+        int events = position;
+        position = indexPosition;
+        try {
+            long header = varLong("communication index header");
+            int code = (int) (header & EventCodes.KIND_MASK);
+            kind = EventKind.ofCode(code);
+            if (kind == null || !kind.communicates()) {
+                throw new FormatException("communication index entry of kind " + code);
+            }
+            region = (int) (header >>> EventCodes.REGION_SHIFT);
+            tick = signedVarLong("communication index tick");
+            int payload = kind.payloadCount;
+            a = payload > 0 ? signedVarLong("communication index payload") : 0;
+            b = payload > 1 ? signedVarLong("communication index payload") : 0;
+        } finally {
+            indexPosition = position;
+            position = events;
+        }
+        return true;
+    }
+
     /** Moves to the next event; {@code false} at the end of the batch. */
     public boolean next() throws FormatException {
         if (remaining == 0) {
@@ -103,7 +166,8 @@ public final class EventBatchReader {
             throw new FormatException("unknown event kind " + code);
         }
         region = (int) (header >>> EventCodes.REGION_SHIFT);
-        tick += signedVarLong("event tick");
+        eventTick += signedVarLong("event tick");
+        tick = eventTick;
         if ((flags & COLUMNS) != 0) {
             if ((flags & EventBatchEncoder.FLAG_TRUTH) != 0) {
                 truth += signedVarLong("event truth");

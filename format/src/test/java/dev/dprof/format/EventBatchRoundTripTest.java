@@ -129,6 +129,65 @@ class EventBatchRoundTripTest {
         }
     }
 
+    /**
+     * The index at the head of a batch lists exactly its communicating events, in order, with the
+     * tick on the stored clock and the payloads the events carry — with and without a simulated
+     * clock, with and without cpu — and reading it does not disturb reading the events.
+     */
+    @Test
+    void theCommunicationIndexListsExactlyTheCommunicatingEvents() throws FormatException {
+        SimulatedClock sim = SimulatedClock.parse("rate=1.3,offset=-5000,drift-ppm=50,drift-period-s=1");
+        SplittableRandom random = new SplittableRandom(11);
+        EventKind[] kinds = EventKind.values();
+        for (int variant = 0; variant < 4; variant++) {
+            boolean simulated = (variant & 1) != 0;
+            boolean withCpu = (variant & 2) != 0;
+            int n = 3000;
+            long[] ticks = new long[n];
+            int[] headers = new int[n];
+            long[] a = new long[n];
+            long[] b = new long[n];
+            long t = 1L << 45;
+            for (int i = 0; i < n; i++) {
+                t += random.nextInt(50_000);
+                ticks[i] = t;
+                EventKind k = kinds[random.nextInt(kinds.length)];
+                headers[i] = EventCodes.header(k.code, random.nextInt(1 << 20));
+                a[i] = k.payloadCount > 0 ? random.nextLong() : 0;
+                b[i] = k.payloadCount > 1 ? random.nextLong() : 0;
+            }
+            ByteSink sink = new ByteSink(64);
+            EventBatchEncoder.encode(sink, 9, slots(ticks, headers, a, b), n, simulated ? sim : null, withCpu);
+            ByteSource source = new ByteSource(ByteBuffer.wrap(sink.toByteArray()));
+            source.readByte("type");
+            EventBatchReader reader = new EventBatchReader().reset(source);
+            assertTrue(reader.hasCommunicationIndex());
+            int entries = 0;
+            boolean moreIndex = true;
+            for (int i = 0; i < n; i++) {
+                EventKind k = EventKind.ofCode(EventCodes.kind(headers[i]));
+                if (k.communicates() && moreIndex) {
+                    // interleaved with the events on purpose: the two cursors are independent
+                    moreIndex = reader.nextCommunication();
+                    assertTrue(moreIndex, "index entry for event " + i);
+                    assertEquals(k, reader.kind);
+                    assertEquals(EventCodes.region(headers[i]), reader.region);
+                    assertEquals(simulated ? sim.apply(ticks[i]) : ticks[i], reader.tick);
+                    assertEquals(a[i], reader.a);
+                    assertEquals(b[i], reader.b);
+                    entries++;
+                }
+                assertTrue(reader.next());
+                assertEquals(k, reader.kind);
+                assertEquals(simulated ? sim.apply(ticks[i]) : ticks[i], reader.tick);
+                assertEquals(a[i], reader.a);
+            }
+            assertFalse(reader.nextCommunication());
+            assertFalse(reader.next());
+            assertTrue(entries > 0);
+        }
+    }
+
     @Test
     void aTypicalRegionEventCostsFewBytes() {
         int n = 10_000;

@@ -184,6 +184,14 @@ public final class RunInventory implements AutoCloseable {
                 process.events += events.count(); // region and thread events are read in the second pass
                 return;
             }
+            if (events.hasCommunicationIndex()) {
+                process.events += events.count();
+                while (events.nextCommunication()) {
+                    communication.add(process.index, thread, events.kind.code, events.region, events.tick, events.a,
+                            events.b);
+                }
+                return;
+            }
             while (events.next()) {
                 process.events++;
                 if (events.kind.communicates()) {
