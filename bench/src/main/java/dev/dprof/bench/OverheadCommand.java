@@ -47,14 +47,19 @@ final class OverheadCommand {
     private static final Pattern CLUSTER_LINE =
             Pattern.compile("^cluster: rank (\\d+) exit (-?\\d+) span (\\S+)(?: s)?$");
     private static final Pattern AGENT_LINE = Pattern.compile("^\\[rank \\d+\\] dprof: recording .*");
+    /** A worker's CPU line, as the launcher echoes it ({@code dev.dprof.examples.worker.SpanClock}). */
+    private static final Pattern CPU_LINE = Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ cpu ([0-9.]+) s$");
 
     /** The command line. */
     record Plan(String app, int runs, int warmup, int workers, int threads, Integer iterations, List<String> appArgs,
                 Path json, boolean keep) {
     }
 
-    /** One cluster run: its spans by rank, the longest, and (with the agent) the events it recorded. */
-    record Run(int index, boolean agent, double[] spans, double maxSpan, long events, String load) {
+    /**
+     * One cluster run: its spans by rank, the longest, the CPU time all workers' processes used in
+     * their spans (NaN if a worker did not say), and (with the agent) the events it recorded.
+     */
+    record Run(int index, boolean agent, double[] spans, double maxSpan, double cpu, long events, String load) {
     }
 
     private OverheadCommand() {
@@ -155,8 +160,9 @@ final class OverheadCommand {
         for (int i = 0; i < plan.runs(); i++) {
             with.add(cluster(plan, agentJar, examples, yaml, work, i, true));
             without.add(cluster(plan, agentJar, examples, yaml, work, i, false));
-            System.out.printf(Locale.ROOT, "run %d: with %.3f s (%d events), without %.3f s; load %s%n", i + 1,
-                    with.get(i).maxSpan(), with.get(i).events(), without.get(i).maxSpan(), without.get(i).load());
+            System.out.printf(Locale.ROOT, "run %d: with %.3f s (%d events, cpu %.2f s), without %.3f s (cpu %.2f s);"
+                            + " load %s%n", i + 1, with.get(i).maxSpan(), with.get(i).events(), with.get(i).cpu(),
+                    without.get(i).maxSpan(), without.get(i).cpu(), without.get(i).load());
         }
         String loadAfter = Machine.loadAverage();
 
@@ -190,6 +196,23 @@ final class OverheadCommand {
         System.out.printf(Locale.ROOT, "pairs (run i with vs run i without): with slower in %d, faster in %d of %d;"
                 + " two-sided sign test p = %.2g%n", slower, faster, ratios.length, signP);
         System.out.println(verdict);
+        double[] cw = with.stream().mapToDouble(Run::cpu).toArray();
+        double[] cwo = without.stream().mapToDouble(Run::cpu).toArray();
+        double cpuSlowdown = Double.NaN;
+        double cpuPaired = Double.NaN;
+        if (Arrays.stream(cw).noneMatch(Double::isNaN) && Arrays.stream(cwo).noneMatch(Double::isNaN)) {
+            cpuSlowdown = quantile(cw, 0.5) / quantile(cwo, 0.5) - 1;
+            double[] cpuRatios = new double[cw.length];
+            for (int i = 0; i < cw.length; i++) {
+                cpuRatios[i] = cw[i] / cwo[i];
+            }
+            cpuPaired = quantile(cpuRatios, 0.5) - 1;
+            double[] cpuCi = bootstrap(cw, cwo);
+            System.out.printf(Locale.ROOT, "CPU time of all workers' processes within their spans (what the agent adds"
+                            + " to the machine's work): median %.3f s with, %.3f s without: %s; paired %s;"
+                            + " 95%% bootstrap interval [%s, %s]%n", quantile(cw, 0.5), quantile(cwo, 0.5),
+                    percent(cpuSlowdown), percent(cpuPaired), percent(cpuCi[0]), percent(cpuCi[1]));
+        }
         System.out.println("load average before " + loadBefore + ", after " + loadAfter);
 
         if (plan.json() != null) {
@@ -261,7 +284,13 @@ final class OverheadCommand {
         double[] spans = new double[plan.workers()];
         Arrays.fill(spans, Double.NaN);
         int agents = 0;
+        double[] cpus = new double[plan.workers()];
+        Arrays.fill(cpus, Double.NaN);
         for (String line : lines) {
+            Matcher cpu = CPU_LINE.matcher(line);
+            if (cpu.matches() && Integer.parseInt(cpu.group(1)) < cpus.length) {
+                cpus[Integer.parseInt(cpu.group(1))] = Double.parseDouble(cpu.group(2));
+            }
             Matcher m = CLUSTER_LINE.matcher(line);
             if (m.matches()) {
                 int rank = Integer.parseInt(m.group(1));
@@ -305,7 +334,8 @@ final class OverheadCommand {
             deleteTree(runs);
             Files.deleteIfExists(log);
         }
-        return new Run(index, agent, spans, Arrays.stream(spans).max().orElseThrow(), events, Machine.loadAverage());
+        return new Run(index, agent, spans, Arrays.stream(spans).max().orElseThrow(), Arrays.stream(cpus).sum(), events,
+                Machine.loadAverage());
     }
 
     /** The {@code q}-quantile with linear interpolation between order statistics (R type 7). */
@@ -390,6 +420,11 @@ final class OverheadCommand {
         root.put("slowdown", slowdown);
         root.put("iqrWithSec", iqrWith);
         root.put("iqrWithoutSec", iqrWithout);
+        double[] cw = with.stream().mapToDouble(Run::cpu).toArray();
+        double[] cwo = without.stream().mapToDouble(Run::cpu).toArray();
+        if (Arrays.stream(cw).noneMatch(Double::isNaN) && Arrays.stream(cwo).noneMatch(Double::isNaN)) {
+            root.put("cpuSlowdown", quantile(cw, 0.5) / quantile(cwo, 0.5) - 1);
+        }
         ObjectNode context = root.putObject("context");
         context.put("workers", plan.workers());
         context.put("threads", plan.threads());
@@ -411,6 +446,10 @@ final class OverheadCommand {
         with.forEach(r -> ws.add(r.maxSpan()));
         ArrayNode wos = context.putArray("spansWithoutSec");
         without.forEach(r -> wos.add(r.maxSpan()));
+        ArrayNode cpuWith = context.putArray("cpuWithSec");
+        with.forEach(r -> cpuWith.add(r.cpu()));
+        ArrayNode cpuWithout = context.putArray("cpuWithoutSec");
+        without.forEach(r -> cpuWithout.add(r.cpu()));
         ArrayNode events = context.putArray("eventsPerRunWith");
         with.forEach(r -> events.add(r.events()));
         context.put("machine", Machine.describe());

@@ -6,6 +6,7 @@ import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
 import dev.dprof.examples.worker.Team;
@@ -98,7 +99,8 @@ public final class ConnectedComponents {
     }
 
     /** Every vertex's label, the iterations run, this rank's edge visits and its span. */
-    public record Result(int rank, int[] labels, int iterations, boolean stable, long work, double spanSeconds) {
+    public record Result(int rank, int[] labels, int iterations, boolean stable, long work, double spanSeconds,
+                         double cpuSeconds) {
         Outcome outcome() {
             long components = 0;
             for (int v = 0; v < labels.length; v++) {
@@ -107,7 +109,7 @@ public final class ConnectedComponents {
                 }
             }
             return new Outcome("cc", rank, List.of(iterations + " iterations, " + (stable ? "stable" : "NOT stable")
-                    + ", " + components + " components, " + work + " edge visits"), spanSeconds);
+                    + ", " + components + " components, " + work + " edge visits"), spanSeconds, cpuSeconds);
         }
     }
 
@@ -119,11 +121,12 @@ public final class ConnectedComponents {
             Worker[] workers = new Worker[args.threads()];
             Arrays.setAll(workers, t -> cc.new Worker(t));
             mesh.barrier();
-            long start = System.nanoTime();
+            SpanClock clock = new SpanClock();
+            clock.begin();
             Team.run("cc", args.threads(), t -> workers[t].run(), mesh::close);
-            long end = System.nanoTime();
+            clock.end();
             return new Result(args.rank(), cc.labels, cc.iterationsRun, cc.stable,
-                    Arrays.stream(cc.threadWork).sum(), Outcome.seconds(start, end));
+                    Arrays.stream(cc.threadWork).sum(), clock.seconds(), clock.cpuSeconds());
         }
     }
 

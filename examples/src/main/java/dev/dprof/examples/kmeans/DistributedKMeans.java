@@ -4,6 +4,7 @@ import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
 import dev.dprof.examples.worker.Team;
@@ -89,10 +90,11 @@ public final class DistributedKMeans {
     }
 
     /** The converged centroids (k×dimensions, row-major), this rank's work and its span. */
-    public record Result(int rank, double[] centroids, double change, long work, double spanSeconds) {
+    public record Result(int rank, double[] centroids, double change, long work, double spanSeconds,
+                         double cpuSeconds) {
         Outcome outcome() {
             return new Outcome("kmeans", rank, List.of(String.format(Locale.ROOT,
-                    "last centroid movement %.3e, %d point visits", change, work)), spanSeconds);
+                    "last centroid movement %.3e, %d point visits", change, work)), spanSeconds, cpuSeconds);
         }
     }
 
@@ -105,11 +107,12 @@ public final class DistributedKMeans {
             Worker[] workers = new Worker[args.threads()];
             Arrays.setAll(workers, t -> kmeans.new Worker(t));
             mesh.barrier();
-            long start = System.nanoTime();
+            SpanClock clock = new SpanClock();
+            clock.begin();
             Team.run("kmeans", args.threads(), t -> workers[t].run(), mesh::close);
-            long end = System.nanoTime();
+            clock.end();
             return new Result(args.rank(), kmeans.centroids.clone(), kmeans.change,
-                    Arrays.stream(kmeans.threadWork).sum(), Outcome.seconds(start, end));
+                    Arrays.stream(kmeans.threadWork).sum(), clock.seconds(), clock.cpuSeconds());
         }
     }
 

@@ -7,6 +7,7 @@ import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
 import dev.dprof.examples.worker.Team;
@@ -110,11 +111,12 @@ public final class PageRank {
     }
 
     /** The ranks of all vertices, the last L1 change, this rank's edge visits and its span. */
-    public record Result(int rank, double[] ranks, double change, long work, double spanSeconds) {
+    public record Result(int rank, double[] ranks, double change, long work, double spanSeconds, double cpuSeconds) {
         Outcome outcome() {
             double sum = Arrays.stream(ranks).sum();
             return new Outcome("pagerank", rank, List.of(String.format(Locale.ROOT,
-                    "sum of ranks %.9f, last L1 change %.3e, %d edge visits", sum, change, work)), spanSeconds);
+                    "sum of ranks %.9f, last L1 change %.3e, %d edge visits", sum, change, work)), spanSeconds,
+                    cpuSeconds);
         }
     }
 
@@ -126,14 +128,15 @@ public final class PageRank {
             Worker[] workers = new Worker[args.threads()];
             Arrays.setAll(workers, t -> pageRank.new Worker(t));
             mesh.barrier();
-            long start = System.nanoTime();
+            SpanClock clock = new SpanClock();
+            clock.begin();
             Team.run("pagerank", args.threads(), t -> workers[t].run(), mesh::close);
-            long end = System.nanoTime();
+            clock.end();
             double[] ranks = new double[pageRank.n];
             System.arraycopy(pageRank.owned, 0, ranks, pageRank.lo, pageRank.owned.length);
             mesh.allGather(ranks, pageRank.bounds);
             return new Result(args.rank(), ranks, pageRank.change, Arrays.stream(pageRank.threadWork).sum(),
-                    Outcome.seconds(start, end));
+                    clock.seconds(), clock.cpuSeconds());
         }
     }
 

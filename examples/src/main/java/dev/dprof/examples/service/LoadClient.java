@@ -5,6 +5,7 @@ import dev.dprof.examples.net.Link;
 import dev.dprof.examples.net.Message;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Team;
 import java.io.IOException;
 import java.io.StreamCorruptedException;
@@ -29,10 +30,10 @@ public final class LoadClient {
     }
 
     /** Requests answered, answers found wrong (only with --verify true), and the span. */
-    public record Result(int rank, long answered, long wrong, double spanSeconds) {
+    public record Result(int rank, long answered, long wrong, double spanSeconds, double cpuSeconds) {
         Outcome outcome() {
             return new Outcome("service", rank, List.of("client got " + answered + " answers, " + wrong + " wrong"),
-                    spanSeconds);
+                    spanSeconds, cpuSeconds);
         }
     }
 
@@ -51,16 +52,17 @@ public final class LoadClient {
                 }
             }
             LoadClient client = new LoadClient(args);
-            long start = System.nanoTime();
+            SpanClock clock = new SpanClock();
+            clock.begin();
             Team.run("client", links.length, t -> client.new Caller(t, links[t]).run(), () -> Link.closeAll(links));
-            long end = System.nanoTime();
+            clock.end();
             long answered = 0;
             long wrong = 0;
             for (int t = 0; t < links.length; t++) {
                 answered += client.answered[t];
                 wrong += client.wrong[t];
             }
-            return new Result(args.rank(), answered, wrong, Outcome.seconds(start, end));
+            return new Result(args.rank(), answered, wrong, clock.seconds(), clock.cpuSeconds());
         } finally {
             Link.closeAll(links);
         }

@@ -5,6 +5,7 @@ import dev.dprof.examples.net.Message;
 import dev.dprof.examples.net.StreamLink;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Team;
 import java.io.EOFException;
@@ -34,9 +35,10 @@ public final class Server {
     }
 
     /** Requests answered and the span from the start signal to the last connection's end. */
-    public record Result(long answered, double spanSeconds) {
+    public record Result(long answered, double spanSeconds, double cpuSeconds) {
         Outcome outcome() {
-            return new Outcome("service", 0, List.of("server answered " + answered + " requests"), spanSeconds);
+            return new Outcome("service", 0, List.of("server answered " + answered + " requests"), spanSeconds,
+                    cpuSeconds);
         }
     }
 
@@ -60,14 +62,15 @@ public final class Server {
             for (Link link : links) {
                 link.sendInt(Service.GO);
             }
-            long start = System.nanoTime();
+            SpanClock clock = new SpanClock();
+            clock.begin();
             Team.run("handler", clients, c -> server.new Handler(c).serve(), () -> Link.closeAll(links));
-            long end = System.nanoTime();
+            clock.end();
             long total = 0;
             for (long a : server.answered) {
                 total += a;
             }
-            return new Result(total, Outcome.seconds(start, end));
+            return new Result(total, clock.seconds(), clock.cpuSeconds());
         } finally {
             Link.closeAll(links);
         }

@@ -33,6 +33,9 @@ public final class Main {
             for (String line : outcome.summary()) {
                 System.out.println(app + ": rank " + args.rank() + " " + line);
             }
+            if (outcome.cpuLine() != null) {
+                System.out.println(outcome.cpuLine());
+            }
             System.out.println(outcome.spanLine());
         } catch (Exception e) {
             System.err.println(app + ": rank " + args.rank() + " failed:");

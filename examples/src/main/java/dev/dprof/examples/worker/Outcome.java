@@ -3,15 +3,19 @@ package dev.dprof.examples.worker;
 import java.util.List;
 import java.util.Locale;
 
-/** What a worker prints at the end: a few summary lines, then its iteration span. */
-public record Outcome(String app, int rank, List<String> summary, double spanSeconds) {
+/**
+ * What a worker prints at the end: a few summary lines, the CPU time its process used in the span
+ * (see {@link SpanClock}), then its iteration span.
+ */
+public record Outcome(String app, int rank, List<String> summary, double spanSeconds, double cpuSeconds) {
+    /** The line before the span line, or null where the CPU time is unknown; {@code dprof bench overhead} reads it. */
+    public String cpuLine() {
+        return Double.isNaN(cpuSeconds) ? null
+                : String.format(Locale.ROOT, "%s: rank %d cpu %.3f s", app, rank, cpuSeconds);
+    }
+
     /** The last line of every worker's output; {@code dev.dprof.examples.Cluster} parses it. */
     public String spanLine() {
         return String.format(Locale.ROOT, "%s: rank %d span %.3f s", app, rank, spanSeconds);
-    }
-
-    /** Seconds between two {@code System.nanoTime} readings. */
-    public static double seconds(long startNanos, long endNanos) {
-        return (endNanos - startNanos) / 1e9;
     }
 }
