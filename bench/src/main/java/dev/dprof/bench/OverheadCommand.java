@@ -48,7 +48,8 @@ final class OverheadCommand {
             Pattern.compile("^cluster: rank (\\d+) exit (-?\\d+) span (\\S+)(?: s)?$");
     private static final Pattern AGENT_LINE = Pattern.compile("^\\[rank \\d+\\] dprof: recording .*");
     /** A worker's CPU line, as the launcher echoes it ({@code dev.dprof.examples.worker.SpanClock}). */
-    private static final Pattern CPU_LINE = Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ cpu ([0-9.]+) s$");
+    private static final Pattern CPU_LINE =
+            Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ cpu ([0-9.]+) s(?: jit ([0-9.]+|NaN) s)?$");
 
     /** The command line. */
     record Plan(String app, int runs, int warmup, int workers, int threads, Integer iterations, List<String> appArgs,
@@ -56,10 +57,12 @@ final class OverheadCommand {
     }
 
     /**
-     * One cluster run: its spans by rank, the longest, the CPU time all workers' processes used in
-     * their spans (NaN if a worker did not say), and (with the agent) the events it recorded.
+     * One cluster run: its spans by rank, the longest, the CPU and JIT compilation time all workers'
+     * processes spent in their spans (NaN if a worker did not say), and (with the agent) the events
+     * it recorded.
      */
-    record Run(int index, boolean agent, double[] spans, double maxSpan, double cpu, long events, String load) {
+    record Run(int index, boolean agent, double[] spans, double maxSpan, double cpu, double jit, long events,
+               String load) {
     }
 
     private OverheadCommand() {
@@ -160,9 +163,10 @@ final class OverheadCommand {
         for (int i = 0; i < plan.runs(); i++) {
             with.add(cluster(plan, agentJar, examples, yaml, work, i, true));
             without.add(cluster(plan, agentJar, examples, yaml, work, i, false));
-            System.out.printf(Locale.ROOT, "run %d: with %.3f s (%d events, cpu %.2f s), without %.3f s (cpu %.2f s);"
-                            + " load %s%n", i + 1, with.get(i).maxSpan(), with.get(i).events(), with.get(i).cpu(),
-                    without.get(i).maxSpan(), without.get(i).cpu(), without.get(i).load());
+            System.out.printf(Locale.ROOT, "run %d: with %.3f s (%d events, cpu %.2f s, jit %.2f s), without %.3f s"
+                            + " (cpu %.2f s, jit %.2f s); load %s%n", i + 1, with.get(i).maxSpan(),
+                    with.get(i).events(), with.get(i).cpu(), with.get(i).jit(), without.get(i).maxSpan(),
+                    without.get(i).cpu(), without.get(i).jit(), without.get(i).load());
         }
         String loadAfter = Machine.loadAverage();
 
@@ -212,6 +216,9 @@ final class OverheadCommand {
                             + " to the machine's work): median %.3f s with, %.3f s without: %s; paired %s;"
                             + " 95%% bootstrap interval [%s, %s]%n", quantile(cw, 0.5), quantile(cwo, 0.5),
                     percent(cpuSlowdown), percent(cpuPaired), percent(cpuCi[0]), percent(cpuCi[1]));
+            System.out.printf(Locale.ROOT, "of which JIT compilation (summed over the workers): median %.3f s with,"
+                            + " %.3f s without%n", quantile(with.stream().mapToDouble(Run::jit).toArray(), 0.5),
+                    quantile(without.stream().mapToDouble(Run::jit).toArray(), 0.5));
         }
         System.out.println("load average before " + loadBefore + ", after " + loadAfter);
 
@@ -285,11 +292,16 @@ final class OverheadCommand {
         Arrays.fill(spans, Double.NaN);
         int agents = 0;
         double[] cpus = new double[plan.workers()];
+        double[] jits = new double[plan.workers()];
         Arrays.fill(cpus, Double.NaN);
+        Arrays.fill(jits, Double.NaN);
         for (String line : lines) {
             Matcher cpu = CPU_LINE.matcher(line);
             if (cpu.matches() && Integer.parseInt(cpu.group(1)) < cpus.length) {
                 cpus[Integer.parseInt(cpu.group(1))] = Double.parseDouble(cpu.group(2));
+                if (cpu.group(3) != null) {
+                    jits[Integer.parseInt(cpu.group(1))] = Double.parseDouble(cpu.group(3));
+                }
             }
             Matcher m = CLUSTER_LINE.matcher(line);
             if (m.matches()) {
@@ -334,8 +346,8 @@ final class OverheadCommand {
             deleteTree(runs);
             Files.deleteIfExists(log);
         }
-        return new Run(index, agent, spans, Arrays.stream(spans).max().orElseThrow(), Arrays.stream(cpus).sum(), events,
-                Machine.loadAverage());
+        return new Run(index, agent, spans, Arrays.stream(spans).max().orElseThrow(), Arrays.stream(cpus).sum(),
+                Arrays.stream(jits).sum(), events, Machine.loadAverage());
     }
 
     /** The {@code q}-quantile with linear interpolation between order statistics (R type 7). */
@@ -450,6 +462,10 @@ final class OverheadCommand {
         with.forEach(r -> cpuWith.add(r.cpu()));
         ArrayNode cpuWithout = context.putArray("cpuWithoutSec");
         without.forEach(r -> cpuWithout.add(r.cpu()));
+        ArrayNode jitWith = context.putArray("jitWithSec");
+        with.forEach(r -> jitWith.add(r.jit()));
+        ArrayNode jitWithout = context.putArray("jitWithoutSec");
+        without.forEach(r -> jitWithout.add(r.jit()));
         ArrayNode events = context.putArray("eventsPerRunWith");
         with.forEach(r -> events.add(r.events()));
         context.put("machine", Machine.describe());

@@ -6,6 +6,7 @@ import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.Span;
 import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
@@ -99,8 +100,7 @@ public final class ConnectedComponents {
     }
 
     /** Every vertex's label, the iterations run, this rank's edge visits and its span. */
-    public record Result(int rank, int[] labels, int iterations, boolean stable, long work, double spanSeconds,
-                         double cpuSeconds) {
+    public record Result(int rank, int[] labels, int iterations, boolean stable, long work, Span span) {
         Outcome outcome() {
             long components = 0;
             for (int v = 0; v < labels.length; v++) {
@@ -109,7 +109,7 @@ public final class ConnectedComponents {
                 }
             }
             return new Outcome("cc", rank, List.of(iterations + " iterations, " + (stable ? "stable" : "NOT stable")
-                    + ", " + components + " components, " + work + " edge visits"), spanSeconds, cpuSeconds);
+                    + ", " + components + " components, " + work + " edge visits"), span);
         }
     }
 
@@ -124,9 +124,9 @@ public final class ConnectedComponents {
             SpanClock clock = new SpanClock();
             clock.begin();
             Team.run("cc", args.threads(), t -> workers[t].run(), mesh::close);
-            clock.end();
+            Span span = clock.end();
             return new Result(args.rank(), cc.labels, cc.iterationsRun, cc.stable,
-                    Arrays.stream(cc.threadWork).sum(), clock.seconds(), clock.cpuSeconds());
+                    Arrays.stream(cc.threadWork).sum(), span);
         }
     }
 

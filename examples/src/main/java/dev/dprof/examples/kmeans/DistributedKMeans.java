@@ -4,6 +4,7 @@ import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.Span;
 import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
@@ -90,11 +91,10 @@ public final class DistributedKMeans {
     }
 
     /** The converged centroids (k×dimensions, row-major), this rank's work and its span. */
-    public record Result(int rank, double[] centroids, double change, long work, double spanSeconds,
-                         double cpuSeconds) {
+    public record Result(int rank, double[] centroids, double change, long work, Span span) {
         Outcome outcome() {
             return new Outcome("kmeans", rank, List.of(String.format(Locale.ROOT,
-                    "last centroid movement %.3e, %d point visits", change, work)), spanSeconds, cpuSeconds);
+                    "last centroid movement %.3e, %d point visits", change, work)), span);
         }
     }
 
@@ -110,9 +110,9 @@ public final class DistributedKMeans {
             SpanClock clock = new SpanClock();
             clock.begin();
             Team.run("kmeans", args.threads(), t -> workers[t].run(), mesh::close);
-            clock.end();
+            Span span = clock.end();
             return new Result(args.rank(), kmeans.centroids.clone(), kmeans.change,
-                    Arrays.stream(kmeans.threadWork).sum(), clock.seconds(), clock.cpuSeconds());
+                    Arrays.stream(kmeans.threadWork).sum(), span);
         }
     }
 

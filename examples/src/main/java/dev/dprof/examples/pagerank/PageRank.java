@@ -7,6 +7,7 @@ import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.Span;
 import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
@@ -111,12 +112,11 @@ public final class PageRank {
     }
 
     /** The ranks of all vertices, the last L1 change, this rank's edge visits and its span. */
-    public record Result(int rank, double[] ranks, double change, long work, double spanSeconds, double cpuSeconds) {
+    public record Result(int rank, double[] ranks, double change, long work, Span span) {
         Outcome outcome() {
             double sum = Arrays.stream(ranks).sum();
             return new Outcome("pagerank", rank, List.of(String.format(Locale.ROOT,
-                    "sum of ranks %.9f, last L1 change %.3e, %d edge visits", sum, change, work)), spanSeconds,
-                    cpuSeconds);
+                    "sum of ranks %.9f, last L1 change %.3e, %d edge visits", sum, change, work)), span);
         }
     }
 
@@ -131,12 +131,12 @@ public final class PageRank {
             SpanClock clock = new SpanClock();
             clock.begin();
             Team.run("pagerank", args.threads(), t -> workers[t].run(), mesh::close);
-            clock.end();
+            Span span = clock.end();
             double[] ranks = new double[pageRank.n];
             System.arraycopy(pageRank.owned, 0, ranks, pageRank.lo, pageRank.owned.length);
             mesh.allGather(ranks, pageRank.bounds);
             return new Result(args.rank(), ranks, pageRank.change, Arrays.stream(pageRank.threadWork).sum(),
-                    clock.seconds(), clock.cpuSeconds());
+                    span);
         }
     }
 

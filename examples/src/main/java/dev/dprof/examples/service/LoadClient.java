@@ -5,6 +5,7 @@ import dev.dprof.examples.net.Link;
 import dev.dprof.examples.net.Message;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.Span;
 import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Team;
 import java.io.IOException;
@@ -30,10 +31,10 @@ public final class LoadClient {
     }
 
     /** Requests answered, answers found wrong (only with --verify true), and the span. */
-    public record Result(int rank, long answered, long wrong, double spanSeconds, double cpuSeconds) {
+    public record Result(int rank, long answered, long wrong, Span span) {
         Outcome outcome() {
             return new Outcome("service", rank, List.of("client got " + answered + " answers, " + wrong + " wrong"),
-                    spanSeconds, cpuSeconds);
+                    span);
         }
     }
 
@@ -55,14 +56,14 @@ public final class LoadClient {
             SpanClock clock = new SpanClock();
             clock.begin();
             Team.run("client", links.length, t -> client.new Caller(t, links[t]).run(), () -> Link.closeAll(links));
-            clock.end();
+            Span span = clock.end();
             long answered = 0;
             long wrong = 0;
             for (int t = 0; t < links.length; t++) {
                 answered += client.answered[t];
                 wrong += client.wrong[t];
             }
-            return new Result(args.rank(), answered, wrong, clock.seconds(), clock.cpuSeconds());
+            return new Result(args.rank(), answered, wrong, span);
         } finally {
             Link.closeAll(links);
         }

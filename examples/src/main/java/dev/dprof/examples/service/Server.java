@@ -5,6 +5,7 @@ import dev.dprof.examples.net.Message;
 import dev.dprof.examples.net.StreamLink;
 import dev.dprof.examples.worker.Args;
 import dev.dprof.examples.worker.Outcome;
+import dev.dprof.examples.worker.Span;
 import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Team;
@@ -35,10 +36,9 @@ public final class Server {
     }
 
     /** Requests answered and the span from the start signal to the last connection's end. */
-    public record Result(long answered, double spanSeconds, double cpuSeconds) {
+    public record Result(long answered, Span span) {
         Outcome outcome() {
-            return new Outcome("service", 0, List.of("server answered " + answered + " requests"), spanSeconds,
-                    cpuSeconds);
+            return new Outcome("service", 0, List.of("server answered " + answered + " requests"), span);
         }
     }
 
@@ -65,12 +65,12 @@ public final class Server {
             SpanClock clock = new SpanClock();
             clock.begin();
             Team.run("handler", clients, c -> server.new Handler(c).serve(), () -> Link.closeAll(links));
-            clock.end();
+            Span span = clock.end();
             long total = 0;
             for (long a : server.answered) {
                 total += a;
             }
-            return new Result(total, clock.seconds(), clock.cpuSeconds());
+            return new Result(total, span);
         } finally {
             Link.closeAll(links);
         }

@@ -4,18 +4,22 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What a worker prints at the end: a few summary lines, the CPU time its process used in the span
- * (see {@link SpanClock}), then its iteration span.
+ * What a worker prints at the end: a few summary lines, the CPU and compilation time its process
+ * spent in the span (see {@link SpanClock}), then its iteration span.
  */
-public record Outcome(String app, int rank, List<String> summary, double spanSeconds, double cpuSeconds) {
-    /** The line before the span line, or null where the CPU time is unknown; {@code dprof bench overhead} reads it. */
+public record Outcome(String app, int rank, List<String> summary, Span span) {
+    /**
+     * The line before the span line — CPU and compilation seconds in the span — or null where the
+     * CPU time is unknown; {@code dprof bench overhead} reads it.
+     */
     public String cpuLine() {
-        return Double.isNaN(cpuSeconds) ? null
-                : String.format(Locale.ROOT, "%s: rank %d cpu %.3f s", app, rank, cpuSeconds);
+        return Double.isNaN(span.cpuSeconds()) ? null
+                : String.format(Locale.ROOT, "%s: rank %d cpu %.3f s jit %.3f s", app, rank, span.cpuSeconds(),
+                        span.jitSeconds());
     }
 
     /** The last line of every worker's output; {@code dev.dprof.examples.Cluster} parses it. */
     public String spanLine() {
-        return String.format(Locale.ROOT, "%s: rank %d span %.3f s", app, rank, spanSeconds);
+        return String.format(Locale.ROOT, "%s: rank %d span %.3f s", app, rank, span.seconds());
     }
 }

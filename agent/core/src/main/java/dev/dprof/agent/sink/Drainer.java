@@ -74,6 +74,9 @@ public final class Drainer implements RingVisitor, Runnable {
     private volatile boolean running = true;
     private volatile Thread thread;
     private long ownThreadId = -1;
+    /** The warm-up's short-lived threads, whose events never go to the process's queue. */
+    private final long[] warmupThreads = new long[WARM_PASSES / NEW_THREAD_EVERY + 1];
+    private int warmupThreadCount;
     private boolean sawFullScratch;
     private long passEvents;
 
@@ -231,7 +234,7 @@ public final class Drainer implements RingVisitor, Runnable {
                         // the last drained slot again, under an id no thread has; and probes on a
                         // thread of their own, whose first event creates its ring.
                         out.batch(-2 - pass, scratch, 1);
-                        probes.roundOnNewThread(pass / NEW_THREAD_EVERY);
+                        warmupThreads[warmupThreadCount++] = probes.roundOnNewThread(pass / NEW_THREAD_EVERY);
                     }
                 }
             }
@@ -282,10 +285,19 @@ public final class Drainer implements RingVisitor, Runnable {
         if (count == SCRATCH_EVENTS) {
             sawFullScratch = true;
         }
-        if (threadId != ownThreadId) {
+        if (threadId != ownThreadId && !isWarmupThread(threadId)) {
             passEvents += count;
             out.batch(threadId, slots, count);
         }
+    }
+
+    private boolean isWarmupThread(long threadId) {
+        for (int i = 0; i < warmupThreadCount; i++) {
+            if (warmupThreads[i] == threadId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void writeEnd() {

@@ -36,8 +36,11 @@ final class ProbeWarmup {
      * One round on a new thread, which ends before this returns. Its first event is recorded with
      * no payload, one or two ({@code variant} modulo 3): each of the rings' three record calls has
      * its own first-event branch.
+     *
+     * @return the thread's id: its ring's last events (its end, stamped as the thread exits, maybe
+     *         after this returns) can reach a drain after the warm-up, which must drop them
      */
-    void roundOnNewThread(int variant) throws InterruptedException {
+    long roundOnNewThread(int variant) throws InterruptedException {
         Thread t = new Thread(() -> {
             switch (Math.floorMod(variant, 3)) {
                 case 0 -> Probes.enter(0);
@@ -49,6 +52,7 @@ final class ProbeWarmup {
         t.setDaemon(true);
         t.start();
         t.join();
+        return t.getId();
     }
 
     void rounds(int times) {
