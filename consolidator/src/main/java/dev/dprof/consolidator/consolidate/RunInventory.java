@@ -106,18 +106,51 @@ public final class RunInventory implements AutoCloseable {
      * together in the order of {@code queues}, so the inventory is the same as a sequential scan's.
      */
     public static RunInventory scan(List<Path> queues) throws ReadException {
+        Opened opened = new Opened();
         List<Callable<Scanned>> tasks = new ArrayList<>();
         for (int i = 0; i < queues.size(); i++) {
             int index = i;
-            tasks.add(() -> scanOne(index, queues.get(index)));
+            tasks.add(() -> scanOne(index, queues.get(index), opened));
+        }
+        List<Scanned> results;
+        try {
+            results = Parallel.invokeAll("dprof-inventory", tasks, ReadException.class);
+        } catch (ReadException | RuntimeException e) {
+            opened.abandon();
+            throw e;
         }
         RunInventory inventory = new RunInventory();
-        for (Scanned scanned : Parallel.invokeAll("dprof-inventory", tasks, ReadException.class)) {
+        for (Scanned scanned : results) {
             inventory.processes.add(scanned.process);
             inventory.communication.addAll(scanned.communication);
             inventory.problems.addAll(scanned.problems);
         }
         return inventory;
+    }
+
+    /**
+     * The queues the scan has opened, so that a scan that fails on one queue closes the others,
+     * also those whose task is still running or not yet started when the failure is seen.
+     */
+    private static final class Opened {
+        private final List<ProcessQueue> queues = new ArrayList<>();
+        private boolean abandoned;
+
+        /** Keeps {@code queue} open for the inventory; false (and closed) if the scan has failed already. */
+        synchronized boolean keep(ProcessQueue queue) {
+            if (abandoned) {
+                queue.close();
+                return false;
+            }
+            queues.add(queue);
+            return true;
+        }
+
+        synchronized void abandon() {
+            abandoned = true;
+            queues.forEach(ProcessQueue::close);
+            queues.clear();
+        }
     }
 
     /** Closes every process's queue. */
@@ -130,8 +163,11 @@ public final class RunInventory implements AutoCloseable {
     private record Scanned(Process process, LongColumns communication, List<String> problems) {
     }
 
-    private static Scanned scanOne(int index, Path dir) throws ReadException {
+    private static Scanned scanOne(int index, Path dir, Opened opened) throws ReadException {
         ProcessQueue queue = ProcessQueue.open(dir);
+        if (!opened.keep(queue)) {
+            throw new ReadException(dir + ": not read, another queue of the run failed");
+        }
         try {
             Process process = new Process(index, dir, queue);
             LongColumns communication = new LongColumns(7);
