@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -177,10 +178,7 @@ final class OverheadCommand {
         double slowdown = medianWith / medianWithout - 1;
         double iqrWith = quantile(w, 0.75) - quantile(w, 0.25);
         double iqrWithout = quantile(wo, 0.75) - quantile(wo, 0.25);
-        double[] ratios = new double[w.length];
-        for (int i = 0; i < w.length; i++) {
-            ratios[i] = w[i] / wo[i];
-        }
+        double[] ratios = ratios(w, wo);
         double paired = quantile(ratios, 0.5) - 1;
         int slower = (int) Arrays.stream(ratios).filter(r -> r > 1).count();
         int faster = (int) Arrays.stream(ratios).filter(r -> r < 1).count();
@@ -200,17 +198,11 @@ final class OverheadCommand {
         System.out.printf(Locale.ROOT, "pairs (run i with vs run i without): with slower in %d, faster in %d of %d;"
                 + " two-sided sign test p = %.2g%n", slower, faster, ratios.length, signP);
         System.out.println(verdict);
-        double[] cw = with.stream().mapToDouble(Run::cpu).toArray();
-        double[] cwo = without.stream().mapToDouble(Run::cpu).toArray();
-        double cpuSlowdown = Double.NaN;
-        double cpuPaired = Double.NaN;
-        if (Arrays.stream(cw).noneMatch(Double::isNaN) && Arrays.stream(cwo).noneMatch(Double::isNaN)) {
-            cpuSlowdown = quantile(cw, 0.5) / quantile(cwo, 0.5) - 1;
-            double[] cpuRatios = new double[cw.length];
-            for (int i = 0; i < cw.length; i++) {
-                cpuRatios[i] = cw[i] / cwo[i];
-            }
-            cpuPaired = quantile(cpuRatios, 0.5) - 1;
+        double cpuSlowdown = medianSlowdown(with, without, Run::cpu);
+        if (!Double.isNaN(cpuSlowdown)) {
+            double[] cw = with.stream().mapToDouble(Run::cpu).toArray();
+            double[] cwo = without.stream().mapToDouble(Run::cpu).toArray();
+            double cpuPaired = quantile(ratios(cw, cwo), 0.5) - 1;
             double[] cpuCi = bootstrap(cw, cwo);
             System.out.printf(Locale.ROOT, "CPU time of all workers' processes within their spans (what the agent adds"
                             + " to the machine's work): median %.3f s with, %.3f s without: %s; paired %s;"
@@ -350,6 +342,30 @@ final class OverheadCommand {
                 Arrays.stream(jits).sum(), events, Machine.loadAverage());
     }
 
+    /** {@code median(with)/median(without) − 1} of a figure of the runs; NaN if a run lacks it. */
+    static double medianSlowdown(List<Run> with, List<Run> without, ToDoubleFunction<Run> figure) {
+        double[] w = with.stream().mapToDouble(figure).toArray();
+        double[] wo = without.stream().mapToDouble(figure).toArray();
+        if (Arrays.stream(w).anyMatch(Double::isNaN) || Arrays.stream(wo).anyMatch(Double::isNaN)) {
+            return Double.NaN;
+        }
+        return quantile(w, 0.5) / quantile(wo, 0.5) - 1;
+    }
+
+    /** Run i with the agent over run i without it. */
+    private static double[] ratios(double[] with, double[] without) {
+        double[] r = new double[with.length];
+        for (int i = 0; i < with.length; i++) {
+            r[i] = with[i] / without[i];
+        }
+        return r;
+    }
+
+    private static void putPerRun(ObjectNode node, String name, List<Run> runs, ToDoubleFunction<Run> figure) {
+        ArrayNode array = node.putArray(name);
+        runs.forEach(r -> array.add(figure.applyAsDouble(r)));
+    }
+
     /** The {@code q}-quantile with linear interpolation between order statistics (R type 7). */
     static double quantile(double[] values, double q) {
         double[] s = values.clone();
@@ -432,10 +448,9 @@ final class OverheadCommand {
         root.put("slowdown", slowdown);
         root.put("iqrWithSec", iqrWith);
         root.put("iqrWithoutSec", iqrWithout);
-        double[] cw = with.stream().mapToDouble(Run::cpu).toArray();
-        double[] cwo = without.stream().mapToDouble(Run::cpu).toArray();
-        if (Arrays.stream(cw).noneMatch(Double::isNaN) && Arrays.stream(cwo).noneMatch(Double::isNaN)) {
-            root.put("cpuSlowdown", quantile(cw, 0.5) / quantile(cwo, 0.5) - 1);
+        double cpuSlowdown = medianSlowdown(with, without, Run::cpu);
+        if (!Double.isNaN(cpuSlowdown)) {
+            root.put("cpuSlowdown", cpuSlowdown);
         }
         ObjectNode context = root.putObject("context");
         context.put("workers", plan.workers());
@@ -454,18 +469,12 @@ final class OverheadCommand {
         interval.add(ci[1]);
         context.put("target", TARGET);
         context.put("verdict", verdict);
-        ArrayNode ws = context.putArray("spansWithSec");
-        with.forEach(r -> ws.add(r.maxSpan()));
-        ArrayNode wos = context.putArray("spansWithoutSec");
-        without.forEach(r -> wos.add(r.maxSpan()));
-        ArrayNode cpuWith = context.putArray("cpuWithSec");
-        with.forEach(r -> cpuWith.add(r.cpu()));
-        ArrayNode cpuWithout = context.putArray("cpuWithoutSec");
-        without.forEach(r -> cpuWithout.add(r.cpu()));
-        ArrayNode jitWith = context.putArray("jitWithSec");
-        with.forEach(r -> jitWith.add(r.jit()));
-        ArrayNode jitWithout = context.putArray("jitWithoutSec");
-        without.forEach(r -> jitWithout.add(r.jit()));
+        putPerRun(context, "spansWithSec", with, Run::maxSpan);
+        putPerRun(context, "spansWithoutSec", without, Run::maxSpan);
+        putPerRun(context, "cpuWithSec", with, Run::cpu);
+        putPerRun(context, "cpuWithoutSec", without, Run::cpu);
+        putPerRun(context, "jitWithSec", with, Run::jit);
+        putPerRun(context, "jitWithoutSec", without, Run::jit);
         ArrayNode events = context.putArray("eventsPerRunWith");
         with.forEach(r -> events.add(r.events()));
         context.put("machine", Machine.describe());
