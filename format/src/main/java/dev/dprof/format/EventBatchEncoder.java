@@ -24,7 +24,7 @@ public final class EventBatchEncoder {
      */
     public static final int FLAG_NO_COMMUNICATION = 4;
     /**
-     * The batch ends with an index of its communicating events (kind, region, absolute tick,
+     * The batch begins with an index of its communicating events (kind, region, absolute tick,
      * payload), so the consolidator's first pass reads those without decoding the others.
      */
     public static final int FLAG_COMMUNICATION_INDEX = 8;
@@ -36,47 +36,48 @@ public final class EventBatchEncoder {
     public static void encode(ByteSink out, long threadId, ByteBuffer slots, int count,
                               SimulatedClock sim, boolean withCpu) {
         int columns = (sim != null ? FLAG_TRUTH : 0) | (withCpu ? FLAG_CPU : 0);
+        int communicating = communicating(slots, count);
         out.writeByte(RecordType.BATCH);
         out.writeVarLong(threadId);
-        int flagsAt = out.size();
-        out.writeByte(columns);
+        out.writeByte(columns | (communicating == 0 ? FLAG_NO_COMMUNICATION : FLAG_COMMUNICATION_INDEX));
         out.writeVarLong(count);
-        int[] communicating = communicatingSlots(count);
-        int n = columns == 0 ? encodeEvents(out, slots, count, communicating)
-                : encodeEvents(out, slots, count, sim, withCpu, communicating);
-        if (n == 0) {
-            out.array()[flagsAt] |= FLAG_NO_COMMUNICATION;
+        if (communicating > 0) {
+            writeCommunicationIndex(out, slots, count, communicating, sim);
+        }
+        if (columns == 0) {
+            encodeEvents(out, slots, count);
         } else {
-            out.array()[flagsAt] |= FLAG_COMMUNICATION_INDEX;
-            writeCommunicationIndex(out, slots, communicating, n, sim);
+            encodeEvents(out, slots, count, sim, withCpu);
         }
     }
 
-    /** Per encoding thread, the slots of the batch being encoded that communicate (grown, never shrunk). */
-    private static final ThreadLocal<int[]> COMMUNICATING = ThreadLocal.withInitial(() -> new int[256]);
-
-    private static int[] communicatingSlots(int count) {
-        int[] slots = COMMUNICATING.get();
-        if (slots.length < count) {
-            slots = new int[Math.max(count, 2 * slots.length)];
-            COMMUNICATING.set(slots);
+    /** How many of the slots hold an event that communicates. */
+    private static int communicating(ByteBuffer slots, int count) {
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            if (COMMUNICATES[EventCodes.kind(slots.getInt(i * SLOT_BYTES + 8)) & 0xFF]) {
+                n++;
+            }
         }
-        return slots;
+        return n;
     }
 
     /**
-     * After the events: {@code [n][n × (header, tick, payloads)][length:int32 LE]}, the tick absolute
-     * (zig-zag) and on the stored clock, the length counting the bytes before it, so the first pass
-     * finds the index from the batch's end and a reader of every event never meets it.
+     * {@code [length:int32 LE][n][n × (header, tick, payloads)]}, the tick absolute (zig-zag) and
+     * on the stored clock, the length counting what follows it, so a reader of every event skips it.
      */
-    private static void writeCommunicationIndex(ByteSink out, ByteBuffer slots, int[] communicating, int n,
-                                                SimulatedClock sim) {
-        int start = out.size();
+    private static void writeCommunicationIndex(ByteSink out, ByteBuffer slots, int count, int n, SimulatedClock sim) {
+        out.reserve(4);
+        int lengthAt = out.size();
+        out.skip(4);
         out.writeVarLong(n);
-        for (int k = 0; k < n; k++) {
-            int base = communicating[k] * SLOT_BYTES;
+        for (int i = 0; i < count; i++) {
+            int base = i * SLOT_BYTES;
             int header = slots.getInt(base + 8);
             int code = EventCodes.kind(header) & 0xFF;
+            if (!COMMUNICATES[code]) {
+                continue;
+            }
             long real = slots.getLong(base);
             out.writeVarLong(header & 0xFFFF_FFFFL);
             out.writeSignedVarLong(sim != null ? sim.apply(real) : real);
@@ -87,19 +88,16 @@ public final class EventBatchEncoder {
                 out.writeSignedVarLong(slots.getLong(base + 24));
             }
         }
-        int length = out.size() - start;
-        out.reserve(4);
+        int length = out.size() - lengthAt - 4;
         byte[] b = out.array();
         for (int k = 0; k < 4; k++) {
-            b[out.size() + k] = (byte) (length >>> (8 * k));
+            b[lengthAt + k] = (byte) (length >>> (8 * k));
         }
-        out.skip(4);
     }
 
-    /** The general loop (truth or cpu columns); returns how many slots communicate, listed in {@code communicating}. */
-    private static int encodeEvents(ByteSink out, ByteBuffer slots, int count, SimulatedClock sim,
-                                    boolean withCpu, int[] communicating) {
-        int n = 0;
+    /** The general loop (truth or cpu columns). */
+    private static void encodeEvents(ByteSink out, ByteBuffer slots, int count, SimulatedClock sim,
+                                     boolean withCpu) {
         long prevTick = 0;
         long prevTruth = 0;
         for (int i = 0; i < count; i++) {
@@ -118,9 +116,6 @@ public final class EventBatchEncoder {
                 out.writeVarLong(slots.getInt(base + 12) & 0xFFFF_FFFFL);
             }
             int code = EventCodes.kind(header) & 0xFF;
-            if (COMMUNICATES[code]) {
-                communicating[n++] = i;
-            }
             int payloads = PAYLOADS[code];
             if (payloads > 0) {
                 out.writeSignedVarLong(slots.getLong(base + 16));
@@ -129,17 +124,14 @@ public final class EventBatchEncoder {
                 out.writeSignedVarLong(slots.getLong(base + 24));
             }
         }
-        return n;
     }
 
     /**
      * The events of the common batch (real clock, no cpu), byte for byte what the general loop
      * writes, with one capacity check per chunk of events instead of one per value: the drainer's
-     * hot loop (3.1 instead of 3.8 ns per ENTER/EXIT event, measured on the build host). Returns how
-     * many slots communicate, listed in {@code communicating}.
+     * hot loop (3.1 instead of 3.8 ns per ENTER/EXIT event, measured on the build host).
      */
-    private static int encodeEvents(ByteSink out, ByteBuffer slots, int count, int[] communicating) {
-        int n = 0;
+    private static void encodeEvents(ByteSink out, ByteBuffer slots, int count) {
         long prevTick = 0;
         for (int i = 0; i < count; ) {
             // Room for a chunk at a time, so the buffer grows only as far as the batch needs.
@@ -156,9 +148,6 @@ public final class EventBatchEncoder {
                 pos = ByteSink.putVarLong(b, pos, (delta << 1) ^ (delta >> 63));
                 prevTick = tick;
                 int code = EventCodes.kind(header) & 0xFF;
-                if (COMMUNICATES[code]) {
-                    communicating[n++] = i;
-                }
                 int payloads = PAYLOADS[code];
                 if (payloads > 0) {
                     long a = slots.getLong(base + 16);
@@ -171,7 +160,6 @@ public final class EventBatchEncoder {
             }
             out.skip(pos - start);
         }
-        return n;
     }
 
     /** Events per capacity check of {@link #encodeEvents}. */

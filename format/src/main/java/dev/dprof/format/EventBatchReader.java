@@ -25,10 +25,9 @@ public final class EventBatchReader {
     private long threadId;
     /** The last event's tick, kept apart from {@link #tick}, which an index entry overwrites. */
     private long eventTick;
-    /** The communication index: entries not read yet, where the next one starts, and where it ends. */
+    /** The communication index: entries not read yet, and where the next one starts. */
     private int indexRemaining;
     private int indexPosition;
-    private int indexLimit;
 
     public EventKind kind;
     public int region;
@@ -76,29 +75,24 @@ public final class EventBatchReader {
         eventTick = 0;
         indexRemaining = 0;
         if ((flags & EventBatchEncoder.FLAG_COMMUNICATION_INDEX) != 0) {
-            // [events][index][index length:int32 LE] — the events end where the index begins
             if (limit - position < 4) {
                 throw new FormatException("truncated while reading the communication index's length");
             }
-            int at = limit - 4;
-            int indexBytes = (bytes[at] & 0xFF) | (bytes[at + 1] & 0xFF) << 8 | (bytes[at + 2] & 0xFF) << 16
-                    | (bytes[at + 3] & 0xFF) << 24;
-            if (indexBytes < 0 || indexBytes > at - position) {
+            int indexBytes = (bytes[position] & 0xFF) | (bytes[position + 1] & 0xFF) << 8
+                    | (bytes[position + 2] & 0xFF) << 16 | (bytes[position + 3] & 0xFF) << 24;
+            position += 4;
+            if (indexBytes < 0 || indexBytes > limit - position) {
                 throw new FormatException("communication index of " + indexBytes + " bytes in a batch of "
-                        + (at - position) + " more");
+                        + (limit - position) + " more");
             }
-            int events = position;
-            indexLimit = at;
-            position = at - indexBytes;
-            limit = indexLimit;
+            int eventsAt = position + indexBytes;
             long n = varLong("communication index count");
             if (n < 0 || n > remaining) {
                 throw new FormatException("communication index of " + n + " events in a batch of " + remaining);
             }
             indexRemaining = (int) n;
             indexPosition = position;
-            limit = at - indexBytes;
-            position = events;
+            position = eventsAt;
         }
         tick = 0;
         truth = (flags & EventBatchEncoder.FLAG_TRUTH) != 0 ? 0 : NO_TRUTH;
@@ -123,7 +117,7 @@ public final class EventBatchReader {
         return (flags & EventBatchEncoder.FLAG_NO_COMMUNICATION) != 0;
     }
 
-    /** Whether the batch ends with an index of its communicating events ({@link #nextCommunication}). */
+    /** Whether the batch begins with an index of its communicating events ({@link #nextCommunication}). */
     public boolean hasCommunicationIndex() {
         return (flags & EventBatchEncoder.FLAG_COMMUNICATION_INDEX) != 0;
     }
@@ -139,9 +133,7 @@ public final class EventBatchReader {
         }
         indexRemaining--;
         int events = position;
-        int eventsLimit = limit;
         position = indexPosition;
-        limit = indexLimit;
         try {
             long header = varLong("communication index header");
             int code = (int) (header & EventCodes.KIND_MASK);
@@ -157,7 +149,6 @@ public final class EventBatchReader {
         } finally {
             indexPosition = position;
             position = events;
-            limit = eventsLimit;
         }
         return true;
     }
