@@ -24,6 +24,14 @@ public final class ByteSink {
         size = 0;
     }
 
+    /** Forgets what was written after the first {@code newSize} bytes. */
+    public void truncate(int newSize) {
+        if (newSize < 0 || newSize > size) {
+            throw new IndexOutOfBoundsException("truncate to " + newSize + " of " + size);
+        }
+        size = newSize;
+    }
+
     public int size() {
         return size;
     }

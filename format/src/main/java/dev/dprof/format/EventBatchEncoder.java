@@ -36,14 +36,13 @@ public final class EventBatchEncoder {
     public static void encode(ByteSink out, long threadId, ByteBuffer slots, int count,
                               SimulatedClock sim, boolean withCpu) {
         int columns = (sim != null ? FLAG_TRUTH : 0) | (withCpu ? FLAG_CPU : 0);
-        int communicating = communicating(slots, count);
         out.writeByte(RecordType.BATCH);
         out.writeVarLong(threadId);
-        out.writeByte(columns | (communicating == 0 ? FLAG_NO_COMMUNICATION : FLAG_COMMUNICATION_INDEX));
+        int flagsAt = out.size();
+        out.writeByte(columns);
         out.writeVarLong(count);
-        if (communicating > 0) {
-            writeCommunicationIndex(out, slots, count, communicating, sim);
-        }
+        boolean communicates = writeCommunicationIndex(out, slots, count, sim);
+        out.array()[flagsAt] |= communicates ? FLAG_COMMUNICATION_INDEX : FLAG_NO_COMMUNICATION;
         if (columns == 0) {
             encodeEvents(out, slots, count);
         } else {
@@ -51,26 +50,16 @@ public final class EventBatchEncoder {
         }
     }
 
-    /** How many of the slots hold an event that communicates. */
-    private static int communicating(ByteBuffer slots, int count) {
-        int n = 0;
-        for (int i = 0; i < count; i++) {
-            if (COMMUNICATES[EventCodes.kind(slots.getInt(i * SLOT_BYTES + 8)) & 0xFF]) {
-                n++;
-            }
-        }
-        return n;
-    }
-
     /**
-     * {@code [length:int32 LE][n][n × (header, tick, payloads)]}, the tick absolute (zig-zag) and
-     * on the stored clock, the length counting what follows it, so a reader of every event skips it.
+     * {@code [length:int32 LE][entries: header, tick, payloads]}, one entry per communicating slot,
+     * the tick absolute (zig-zag) and on the stored clock, the length counting the entries, so a
+     * reader of every event skips them. One pass over the slots; nothing is left when no slot
+     * communicates. Returns whether one did.
      */
-    private static void writeCommunicationIndex(ByteSink out, ByteBuffer slots, int count, int n, SimulatedClock sim) {
-        out.reserve(4);
+    private static boolean writeCommunicationIndex(ByteSink out, ByteBuffer slots, int count, SimulatedClock sim) {
         int lengthAt = out.size();
+        out.reserve(4);
         out.skip(4);
-        out.writeVarLong(n);
         for (int i = 0; i < count; i++) {
             int base = i * SLOT_BYTES;
             int header = slots.getInt(base + 8);
@@ -89,10 +78,15 @@ public final class EventBatchEncoder {
             }
         }
         int length = out.size() - lengthAt - 4;
+        if (length == 0) {
+            out.truncate(lengthAt);
+            return false;
+        }
         byte[] b = out.array();
         for (int k = 0; k < 4; k++) {
             b[lengthAt + k] = (byte) (length >>> (8 * k));
         }
+        return true;
     }
 
     /** The general loop (truth or cpu columns). */

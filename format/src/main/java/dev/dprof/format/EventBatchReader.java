@@ -25,9 +25,9 @@ public final class EventBatchReader {
     private long threadId;
     /** The last event's tick, kept apart from {@link #tick}, which an index entry overwrites. */
     private long eventTick;
-    /** The communication index: entries not read yet, and where the next one starts. */
-    private int indexRemaining;
+    /** The communication index: where its next entry starts, and where it ends. */
     private int indexPosition;
+    private int indexEnd;
 
     public EventKind kind;
     public int region;
@@ -73,7 +73,8 @@ public final class EventBatchReader {
         }
         remaining = (int) count;
         eventTick = 0;
-        indexRemaining = 0;
+        indexPosition = 0;
+        indexEnd = 0;
         if ((flags & EventBatchEncoder.FLAG_COMMUNICATION_INDEX) != 0) {
             if (limit - position < 4) {
                 throw new FormatException("truncated while reading the communication index's length");
@@ -85,14 +86,9 @@ public final class EventBatchReader {
                 throw new FormatException("communication index of " + indexBytes + " bytes in a batch of "
                         + (limit - position) + " more");
             }
-            int eventsAt = position + indexBytes;
-            long n = varLong("communication index count");
-            if (n < 0 || n > remaining) {
-                throw new FormatException("communication index of " + n + " events in a batch of " + remaining);
-            }
-            indexRemaining = (int) n;
             indexPosition = position;
-            position = eventsAt;
+            indexEnd = position + indexBytes;
+            position = indexEnd;
         }
         tick = 0;
         truth = (flags & EventBatchEncoder.FLAG_TRUTH) != 0 ? 0 : NO_TRUTH;
@@ -128,12 +124,13 @@ public final class EventBatchReader {
      * {@link #cpu} do not. {@code false} after the last. Independent of {@link #next}.
      */
     public boolean nextCommunication() throws FormatException {
-        if (indexRemaining == 0) {
+        if (indexPosition >= indexEnd) {
             return false;
         }
-        indexRemaining--;
         int events = position;
+        int eventsLimit = limit;
         position = indexPosition;
+        limit = indexEnd;
         try {
             long header = varLong("communication index header");
             int code = (int) (header & EventCodes.KIND_MASK);
@@ -149,6 +146,7 @@ public final class EventBatchReader {
         } finally {
             indexPosition = position;
             position = events;
+            limit = eventsLimit;
         }
         return true;
     }
