@@ -83,8 +83,38 @@ public final class Weaver {
         }
     }
 
-    /** Installs the transformer and retransforms what is already loaded. */
+    /**
+     * Installs the transformer, retransforms what is already loaded, and weaves now the classes the
+     * YAML names exactly (see {@link #loadNamedClasses}).
+     */
     public ResettableClassFileTransformer install(Instrumentation inst) {
+        ResettableClassFileTransformer transformer = installTransformer(inst);
+        loadNamedClasses(ClassLoader.getSystemClassLoader());
+        return transformer;
+    }
+
+    /**
+     * Loads, without initializing them, the classes that the YAML names exactly and the system class
+     * loader can find, so that they are woven before {@code main}. Left to load when the application
+     * first uses them, such a class is woven while the application runs: K-Means loads its worker
+     * class just before its iterations, and ByteBuddy's parser, hot from the weaving, then kept the
+     * C2 compiler from the application's own loop for 50–100 ms (BENCHMARKS.md, "Session 5").
+     * Loading is all this does: no static initializer runs before the application's first use.
+     * A class that does not load here (another loader's, say) is woven when it loads.
+     */
+    private void loadNamedClasses(ClassLoader loader) {
+        for (Selector s : selectors) {
+            if (s.type.isExact()) {
+                try {
+                    Class.forName(s.type.glob(), false, loader);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // Not this loader's, or not loadable yet: it is woven when the application loads it.
+                }
+            }
+        }
+    }
+
+    private ResettableClassFileTransformer installTransformer(Instrumentation inst) {
         return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)

@@ -23,12 +23,12 @@ import java.util.function.Consumer;
 /**
  * Moves events from the per-thread rings to the process's queue, off the application's threads:
  * each thread's pending events become one compact batch document. So after a {@code kill -9},
- * every event older than one {@code drainIntervalMs} is on disk: while events come, the drainer
- * looks every interval (at once again while rings were found full); after a few passes that found
- * every ring empty it sleeps until a probe records the next event, which wakes it
+ * every event older than one {@code drainIntervalMs} is on disk: the drainer passes over the rings
+ * one interval after the first event it has not written (at once again while rings were found
+ * full). Between bursts it sleeps until a probe records the next event, which wakes it
  * ({@link Rings#awaitEvent}, with the bounded {@link Backoff} as the timeout), so an idle process
- * costs almost no wake-ups. Where
- * that is not possible (the Java rings, an old kernel) it polls every interval.
+ * costs almost no wake-ups and a burst costs one pass. Where that is not possible (the Java rings,
+ * an old kernel) it polls every interval.
  *
  * <p>Before the first batch it writes the process header, with the nominal tick rate and the
  * probe cost measured here, on this thread: the measuring probes go to this thread's own ring,
@@ -150,9 +150,10 @@ public final class Drainer implements RingVisitor, Runnable {
                     continue;
                 }
                 backoff.pass(passEvents > 0);
-                if (!backoff.idle() || !Rings.awaitEvent(backoff.waitNanos())) {
-                    LockSupport.parkNanos(backoff.intervalNanos());
+                if (backoff.maySleep() && !Rings.awaitEvent(backoff.sleepNanos())) {
+                    backoff.sleepRefused();
                 }
+                LockSupport.parkNanos(backoff.intervalNanos());
             }
             drainOnce(true);
             writeEnd();

@@ -13,62 +13,55 @@ class BackoffTest {
     private static final long MS = 1_000_000L;
 
     @Test
-    void pollsEveryIntervalWhileEventsCome() {
+    void sleepsAfterEveryPassUntilASleepIsRefused() {
         Backoff b = new Backoff(5 * MS);
-        assertFalse(b.idle(), "before the first pass");
-        assertEquals(5 * MS, b.waitNanos());
+        assertTrue(b.maySleep(), "before the first pass");
         for (int i = 0; i < 10; i++) {
             b.pass(true);
-            assertFalse(b.idle());
-            assertEquals(5 * MS, b.waitNanos(), "a busy drainer never waits longer than the interval");
+            assertTrue(b.maySleep(), "a burst's pass is followed by a sleep until the next event");
+            assertEquals(Backoff.FIRST_SLEEP_NANOS, b.sleepNanos());
         }
+        assertEquals(5 * MS, b.intervalNanos());
     }
 
     @Test
-    void sleepsAfterOneEmptyPassDoublingUpToTheCap() {
+    void aRefusedSleepPollsUntilAPassFindsNothing() {
         Backoff b = new Backoff(5 * MS);
-        List<Boolean> idle = new ArrayList<>();
-        List<Long> waits = new ArrayList<>();
-        for (int i = 0; i < 14; i++) {
-            b.pass(false);
-            idle.add(b.idle());
-            waits.add(b.waitNanos() / MS);
-        }
-        assertEquals(List.of(true, true, true, true, true, true, true, true, true, true, true, true, true, true), idle);
-        assertEquals(List.of(100L, 200L, 400L, 800L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L, 1000L,
-                1000L), waits);
-    }
-
-    @Test
-    void oneEventfulPassResetsTheBackoff() {
-        Backoff b = new Backoff(2 * MS);
-        for (int i = 0; i < 40; i++) {
-            b.pass(false);
-        }
-        assertEquals(Backoff.MAX_SLEEP_NANOS, b.waitNanos());
         b.pass(true);
-        assertFalse(b.idle());
-        assertEquals(2 * MS, b.waitNanos());
-        for (int i = 0; i < Backoff.POLLS_BEFORE_SLEEP; i++) {
-            assertFalse(b.idle(), "polls again after an eventful pass");
-            b.pass(false);
+        b.sleepRefused();
+        for (int i = 0; i < 10; i++) {
+            assertFalse(b.maySleep(), "events stream in: poll every interval, no membarrier");
+            b.pass(true);
         }
-        assertTrue(b.idle());
-        assertEquals(Backoff.FIRST_SLEEP_NANOS, b.waitNanos(), "the first idle sleep");
+        b.pass(false);
+        assertTrue(b.maySleep(), "the stream ended");
     }
 
     @Test
-    void neverOverflowsAndNeverWaitsLessThanTheInterval() {
+    void theSleepDoublesWithEmptyPassesUpToTheCap() {
+        Backoff b = new Backoff(5 * MS);
+        List<Long> waits = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            waits.add(b.sleepNanos() / MS);
+            b.pass(false);
+        }
+        assertEquals(List.of(100L, 200L, 400L, 800L, 1000L, 1000L, 1000L, 1000L), waits);
+        b.pass(true);
+        assertEquals(Backoff.FIRST_SLEEP_NANOS, b.sleepNanos(), "one eventful pass resets the growth");
+    }
+
+    @Test
+    void neverOverflowsAndNeverSleepsLessThanTheInterval() {
         Backoff b = new Backoff(3 * MS);
         for (int i = 0; i < 10_000; i++) {
             b.pass(false);
         }
-        assertEquals(Backoff.MAX_SLEEP_NANOS, b.waitNanos());
+        assertEquals(Backoff.MAX_SLEEP_NANOS, b.sleepNanos());
         Backoff slow = new Backoff(2 * Backoff.MAX_SLEEP_NANOS);
         for (int i = 0; i < 10; i++) {
             slow.pass(false);
         }
-        assertEquals(2 * Backoff.MAX_SLEEP_NANOS, slow.waitNanos());
+        assertEquals(2 * Backoff.MAX_SLEEP_NANOS, slow.sleepNanos());
         assertThrows(IllegalArgumentException.class, () -> new Backoff(0));
     }
 }
