@@ -28,7 +28,8 @@ import java.util.Optional;
 
 /**
  * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
- * weaving — in that order, so that no woven code can run before its events have somewhere to go.
+ * weaving — in that order, so that no woven code can run before its events have somewhere to go —
+ * and last the JIT warm-up ({@link JitWarmup}).
  * Any failure before weaving leaves the application untouched, with one line saying why.
  */
 final class AgentStarter {
@@ -103,6 +104,9 @@ final class AgentStarter {
         config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         weaver.install(inst);
+        if (parsed.warmup()) {
+            JitWarmup.run(() -> weaver.warmUpFilter(inst));
+        }
         if (!Rings.NATIVE) {
             warn(clockLine);
         }

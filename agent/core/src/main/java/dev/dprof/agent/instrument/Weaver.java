@@ -47,6 +47,8 @@ public final class Weaver {
         "dev.dprof.agent.", "dev.dprof.shaded.", "dev.dprof.format.", "dev.dprof.clock.",
         "dev.dprof.calibrator.", "dev.dprof.consolidator.", "dev.dprof.cli."};
     private static final int MAX_REPORTED_FAILURES = 20;
+    /** Calls of the class-file filter per {@link #warmUpFilter}. */
+    private static final int FILTER_WARM_CALLS = 10_000;
     /** {@code -Ddprof.debug=true}: stack traces for weaving failures. */
     static final String DEBUG_PROPERTY = "dprof.debug";
 
@@ -208,19 +210,42 @@ public final class Weaver {
             return mayWeave(loader, internalName, redefined, bytes)
                     ? classFileTransformer.transform(module, loader, internalName, redefined, domain, bytes) : null;
         }
+    }
 
-        private boolean mayWeave(ClassLoader loader, String internalName, Class<?> redefined, byte[] bytes) {
-            if (redefined != null) {
-                return true;
+    /** Whether a loading class may be woven, by its name and, for {@code @Region}, its bytes (see {@link NameFilter}). */
+    private boolean mayWeave(ClassLoader loader, String internalName, Class<?> redefined, byte[] bytes) {
+        if (redefined != null) {
+            return true;
+        }
+        if (internalName == null || bytes == null) {
+            return false;
+        }
+        return switch (byName(internalName.replace('/', '.'))) {
+            case WEAVE -> true;
+            case SKIP -> false;
+            case IF_ANNOTATED -> !isJdkLoader(loader) && contains(bytes, REGION_DESCRIPTOR);
+        };
+    }
+
+    /**
+     * Runs the class-file filter over the names of the loaded classes, {@value #FILTER_WARM_CALLS}
+     * times, for the agent's JIT warm-up before {@code main}. Every class the JVM loads passes
+     * through the filter; left to the application's class loading, it became hot enough for C2 just
+     * as K-Means began its iterations, and compiling it kept C2 from the application's loop for
+     * about 70 ms (BENCHMARKS.md, "Session 5").
+     */
+    public void warmUpFilter(Instrumentation inst) {
+        Class<?>[] loaded = inst.getAllLoadedClasses();
+        byte[] noRegion = new byte[512];
+        ClassLoader app = ClassLoader.getSystemClassLoader();
+        int calls = 0;
+        for (int round = 0; calls < FILTER_WARM_CALLS && loaded.length > 0; round++) {
+            for (Class<?> c : loaded) {
+                if (!c.isArray() && !c.isHidden()) {
+                    mayWeave(round % 2 == 0 ? c.getClassLoader() : app, c.getName().replace('.', '/'), null, noRegion);
+                    calls++;
+                }
             }
-            if (internalName == null || bytes == null) {
-                return false;
-            }
-            return switch (byName(internalName.replace('/', '.'))) {
-                case WEAVE -> true;
-                case SKIP -> false;
-                case IF_ANNOTATED -> !isJdkLoader(loader) && contains(bytes, REGION_DESCRIPTOR);
-            };
         }
     }
 
