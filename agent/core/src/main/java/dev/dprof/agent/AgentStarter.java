@@ -105,7 +105,11 @@ final class AgentStarter {
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         weaver.install(inst);
         if (parsed.warmup()) {
-            JitWarmup.run(() -> weaver.warmUpFilter(inst));
+            long t0 = System.nanoTime();
+            int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
+            if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
+                warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            }
         }
         if (!Rings.NATIVE) {
             warn(clockLine);

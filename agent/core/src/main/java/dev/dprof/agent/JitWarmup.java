@@ -56,7 +56,7 @@ final class JitWarmup {
             return MethodHandles.lookup();
         }
 
-        public static Object pair(String a, Integer b, Long c, Object d, Object x, Object y) {
+        public static Object pair(String a, Integer b, Long c, Thread d, StringBuilder x, Double y) {
             return x;
         }
 
@@ -143,7 +143,7 @@ final class JitWarmup {
         Spinner(Class<?> target) throws ReflectiveOperationException {
             lookup = (MethodHandles.Lookup) target.getMethod("lookup").invoke(null);
             pair = lookup.findStatic(target, "pair", MethodType.methodType(Object.class,
-                    String.class, Integer.class, Long.class, Object.class, Object.class, Object.class));
+                    String.class, Integer.class, Long.class, Thread.class, StringBuilder.class, Double.class));
             accept = lookup.findStatic(target, "accept", MethodType.methodType(void.class,
                     String.class, int.class, Object.class));
             fromInt = lookup.findStatic(target, "fromInt", MethodType.methodType(Object.class,
@@ -154,14 +154,15 @@ final class JitWarmup {
 
         void spin(int n) throws Throwable {
             MethodType objectToObject = MethodType.methodType(Object.class, Object.class, Object.class);
+            MethodType builderAndDouble = MethodType.methodType(Object.class, StringBuilder.class, Double.class);
             MethodType objectToVoid = MethodType.methodType(void.class, Object.class);
             MethodType intToObject = MethodType.methodType(Object.class, int.class);
             MethodType objectToLong = MethodType.methodType(long.class, Object.class);
             for (int end = spun + n; spun < end; spun++) {
                 Object lambda = switch (spun & 3) {
                     case 0 -> LambdaMetafactory.metafactory(lookup, "apply", MethodType.methodType(BiFunction.class,
-                                    String.class, Integer.class, Long.class, Object.class), objectToObject, pair, objectToObject)
-                            .getTarget().invoke("a", (Integer) spun, (Long) (long) spun, null);
+                                    String.class, Integer.class, Long.class, Thread.class), objectToObject, pair, builderAndDouble)
+                            .getTarget().invoke("a", (Integer) spun, (Long) (long) spun, (Thread) null);
                     case 1 -> LambdaMetafactory.metafactory(lookup, "accept", MethodType.methodType(Consumer.class,
                                     String.class, int.class), objectToVoid, accept, objectToVoid)
                             .getTarget().invoke("a", spun);

@@ -49,8 +49,8 @@ public final class Weaver {
     private static final int MAX_REPORTED_FAILURES = 20;
     /** Calls of the class-file filter per {@link #warmUpFilter}. */
     private static final int FILTER_WARM_CALLS = 10_000;
-    /** {@code -Ddprof.debug=true}: stack traces for weaving failures. */
-    static final String DEBUG_PROPERTY = "dprof.debug";
+    /** {@code -Ddprof.debug=true}: stack traces for weaving failures, and how long the start's JIT warm-up took. */
+    public static final String DEBUG_PROPERTY = "dprof.debug";
 
     private final AgentConfig config;
     private final RegionTable table;
