@@ -104,7 +104,9 @@ final class AgentStarter {
         config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         weaver.install(inst);
-        if (parsed.warmup()) {
+        // Attached to a running application, the JIT warm-up would only compete with it: what it
+        // prepares for, the application's first class loads and lambdas, is behind it.
+        if (parsed.warmup() && !attached) {
             long t0 = System.nanoTime();
             int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
             if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
