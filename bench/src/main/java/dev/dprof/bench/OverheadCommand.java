@@ -51,6 +51,10 @@ final class OverheadCommand {
     /** A worker's CPU line, as the launcher echoes it ({@code dev.dprof.examples.worker.SpanClock}). */
     private static final Pattern CPU_LINE =
             Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ cpu ([0-9.]+) s(?: jit ([0-9.]+|NaN) s)?$");
+    /** A worker's laps (iterations) in ms, as the launcher echoes them ({@code dev.dprof.examples.worker.Outcome}). */
+    private static final Pattern LAPS_LINE = Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ laps ms ([0-9. ]+)$");
+    /** The iterations counted as the first: where the JIT compiles the application's loop. */
+    static final int FIRST_LAPS = 2;
 
     /** The command line. */
     record Plan(String app, int runs, int warmup, int workers, int threads, Integer iterations, List<String> appArgs,
@@ -59,11 +63,12 @@ final class OverheadCommand {
 
     /**
      * One cluster run: its spans by rank, the longest, the CPU and JIT compilation time all workers'
-     * processes spent in their spans (NaN if a worker did not say), and (with the agent) the events
-     * it recorded.
+     * processes spent in their spans (NaN if a worker did not say), the seconds of the first
+     * {@value #FIRST_LAPS} iterations and of the others (each iteration's longest over the ranks;
+     * NaN if the workers do not report laps), and (with the agent) the events it recorded.
      */
-    record Run(int index, boolean agent, double[] spans, double maxSpan, double cpu, double jit, long events,
-               String load) {
+    record Run(int index, boolean agent, double[] spans, double maxSpan, double cpu, double jit, double firstLaps,
+               double laterLaps, long events, String load) {
     }
 
     private OverheadCommand() {
@@ -212,6 +217,14 @@ final class OverheadCommand {
                             + " %.3f s without%n", quantile(with.stream().mapToDouble(Run::jit).toArray(), 0.5),
                     quantile(without.stream().mapToDouble(Run::jit).toArray(), 0.5));
         }
+        double laterSlowdown = medianSlowdown(with, without, Run::laterLaps);
+        if (!Double.isNaN(laterSlowdown)) {
+            System.out.printf(Locale.ROOT, "iterations (each the slowest rank's): the first %d median %.3f s with,"
+                            + " %.3f s without (%+.1f ms); the others median %.3f s with, %.3f s without: %s%n",
+                    FIRST_LAPS, median(with, Run::firstLaps), median(without, Run::firstLaps),
+                    1e3 * (median(with, Run::firstLaps) - median(without, Run::firstLaps)),
+                    median(with, Run::laterLaps), median(without, Run::laterLaps), percent(laterSlowdown));
+        }
         System.out.println("load average before " + loadBefore + ", after " + loadAfter);
 
         if (plan.json() != null) {
@@ -287,7 +300,13 @@ final class OverheadCommand {
         double[] jits = new double[plan.workers()];
         Arrays.fill(cpus, Double.NaN);
         Arrays.fill(jits, Double.NaN);
+        double[][] laps = new double[plan.workers()][];
         for (String line : lines) {
+            Matcher lap = LAPS_LINE.matcher(line);
+            if (lap.matches() && Integer.parseInt(lap.group(1)) < laps.length) {
+                laps[Integer.parseInt(lap.group(1))] = Arrays.stream(lap.group(2).trim().split(" +"))
+                        .mapToDouble(ms -> Double.parseDouble(ms) / 1e3).toArray();
+            }
             Matcher cpu = CPU_LINE.matcher(line);
             if (cpu.matches() && Integer.parseInt(cpu.group(1)) < cpus.length) {
                 cpus[Integer.parseInt(cpu.group(1))] = Double.parseDouble(cpu.group(2));
@@ -338,8 +357,32 @@ final class OverheadCommand {
             deleteTree(runs);
             Files.deleteIfExists(log);
         }
+        double[] slowestLaps = slowestLaps(laps);
         return new Run(index, agent, spans, Arrays.stream(spans).max().orElseThrow(), Arrays.stream(cpus).sum(),
-                Arrays.stream(jits).sum(), events, Machine.loadAverage());
+                Arrays.stream(jits).sum(), sum(slowestLaps, 0, FIRST_LAPS), sum(slowestLaps, FIRST_LAPS,
+                slowestLaps.length), events, Machine.loadAverage());
+    }
+
+    /**
+     * Each iteration's longest lap over the ranks (they run in step: every iteration ends in a
+     * cluster-wide all-reduce); empty unless every rank reported the same number of laps.
+     */
+    static double[] slowestLaps(double[][] byRank) {
+        if (byRank.length == 0 || Arrays.stream(byRank).anyMatch(l -> l == null || l.length != byRank[0].length)) {
+            return new double[0];
+        }
+        double[] slowest = new double[byRank[0].length];
+        for (double[] rank : byRank) {
+            for (int i = 0; i < slowest.length; i++) {
+                slowest[i] = Math.max(slowest[i], rank[i]);
+            }
+        }
+        return slowest;
+    }
+
+    /** The sum of {@code v[from..to)}; NaN unless {@code v} holds more than {@link #FIRST_LAPS} laps. */
+    private static double sum(double[] v, int from, int to) {
+        return v.length <= FIRST_LAPS ? Double.NaN : Arrays.stream(v, from, to).sum();
     }
 
     /** {@code median(with)/median(without) − 1} of a figure of the runs; NaN if a run lacks it. */
@@ -350,6 +393,10 @@ final class OverheadCommand {
             return Double.NaN;
         }
         return quantile(w, 0.5) / quantile(wo, 0.5) - 1;
+    }
+
+    private static double median(List<Run> runs, ToDoubleFunction<Run> figure) {
+        return quantile(runs.stream().mapToDouble(figure).toArray(), 0.5);
     }
 
     /** Run i with the agent over run i without it. */
@@ -475,6 +522,15 @@ final class OverheadCommand {
         putPerRun(context, "cpuWithoutSec", without, Run::cpu);
         putPerRun(context, "jitWithSec", with, Run::jit);
         putPerRun(context, "jitWithoutSec", without, Run::jit);
+        double laterSlowdown = medianSlowdown(with, without, Run::laterLaps);
+        if (!Double.isNaN(laterSlowdown)) {
+            context.put("firstLaps", FIRST_LAPS);
+            context.put("laterLapsSlowdown", laterSlowdown);
+            putPerRun(context, "firstLapsWithSec", with, Run::firstLaps);
+            putPerRun(context, "firstLapsWithoutSec", without, Run::firstLaps);
+            putPerRun(context, "laterLapsWithSec", with, Run::laterLaps);
+            putPerRun(context, "laterLapsWithoutSec", without, Run::laterLaps);
+        }
         ArrayNode events = context.putArray("eventsPerRunWith");
         with.forEach(r -> events.add(r.events()));
         context.put("machine", Machine.describe());

@@ -68,6 +68,8 @@ public final class DistributedKMeans {
     private final long[][] threadCounts;
     private final long[] threadWork;
     private final CyclicBarrier barrier;
+    /** The iterations' span; the barrier action marks each iteration's end. */
+    private final SpanClock clock = new SpanClock();
     private double change = Double.NaN;
 
     private DistributedKMeans(Args args, Mesh mesh) {
@@ -107,10 +109,9 @@ public final class DistributedKMeans {
             Worker[] workers = new Worker[args.threads()];
             Arrays.setAll(workers, t -> kmeans.new Worker(t));
             mesh.barrier();
-            SpanClock clock = new SpanClock();
-            clock.begin();
+            kmeans.clock.begin();
             Team.run("kmeans", args.threads(), t -> workers[t].run(), mesh::close);
-            Span span = clock.end();
+            Span span = kmeans.clock.end();
             return new Result(args.rank(), kmeans.centroids.clone(), kmeans.change,
                     Arrays.stream(kmeans.threadWork).sum(), span);
         }
@@ -214,6 +215,7 @@ public final class DistributedKMeans {
             }
         }
         change = moved;
+        clock.lap();
     }
 
     /** One thread's part of this rank's points. */

@@ -33,6 +33,9 @@ public final class Main {
             for (String line : outcome.summary()) {
                 System.out.println(app + ": rank " + args.rank() + " " + line);
             }
+            if (outcome.lapsLine() != null) {
+                System.out.println(outcome.lapsLine());
+            }
             if (outcome.cpuLine() != null) {
                 System.out.println(outcome.cpuLine());
             }

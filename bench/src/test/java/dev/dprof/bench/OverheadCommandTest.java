@@ -1,0 +1,28 @@
+package dev.dprof.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class OverheadCommandTest {
+    @Test
+    void eachIterationTakesItsSlowestRank() {
+        double[][] byRank = {{0.30, 0.20, 0.16}, {0.28, 0.21, 0.15}};
+        assertArrayEquals(new double[] {0.30, 0.21, 0.16}, OverheadCommand.slowestLaps(byRank));
+    }
+
+    @Test
+    void noLapsUnlessEveryRankReportsTheSameNumber() {
+        assertEquals(0, OverheadCommand.slowestLaps(new double[][] {{0.3, 0.2}, null}).length);
+        assertEquals(0, OverheadCommand.slowestLaps(new double[][] {{0.3, 0.2}, {0.3}}).length);
+        assertEquals(0, OverheadCommand.slowestLaps(new double[0][]).length);
+    }
+
+    @Test
+    void signTestAndQuantiles() {
+        assertEquals(1.0, OverheadCommand.signTest(5, 5), 1e-12);
+        assertEquals(2.0 / 1024, OverheadCommand.signTest(10, 0), 1e-12);
+        assertEquals(2.5, OverheadCommand.quantile(new double[] {4, 1, 2, 3}, 0.5), 1e-12);
+    }
+}
