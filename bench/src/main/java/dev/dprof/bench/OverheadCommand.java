@@ -408,9 +408,13 @@ final class OverheadCommand {
         return r;
     }
 
-    private static void putPerRun(ObjectNode node, String name, List<Run> runs, ToDoubleFunction<Run> figure) {
-        ArrayNode array = node.putArray(name);
-        runs.forEach(r -> array.add(figure.applyAsDouble(r)));
+    /** A figure of every run, as arrays {@code NAMEWithSec} and {@code NAMEWithoutSec}. */
+    private static void putPerRun(ObjectNode node, String name, List<Run> with, List<Run> without,
+                                  ToDoubleFunction<Run> figure) {
+        ArrayNode withArray = node.putArray(name + "WithSec");
+        with.forEach(r -> withArray.add(figure.applyAsDouble(r)));
+        ArrayNode withoutArray = node.putArray(name + "WithoutSec");
+        without.forEach(r -> withoutArray.add(figure.applyAsDouble(r)));
     }
 
     /** The {@code q}-quantile with linear interpolation between order statistics (R type 7). */
@@ -516,20 +520,15 @@ final class OverheadCommand {
         interval.add(ci[1]);
         context.put("target", TARGET);
         context.put("verdict", verdict);
-        putPerRun(context, "spansWithSec", with, Run::maxSpan);
-        putPerRun(context, "spansWithoutSec", without, Run::maxSpan);
-        putPerRun(context, "cpuWithSec", with, Run::cpu);
-        putPerRun(context, "cpuWithoutSec", without, Run::cpu);
-        putPerRun(context, "jitWithSec", with, Run::jit);
-        putPerRun(context, "jitWithoutSec", without, Run::jit);
+        putPerRun(context, "spans", with, without, Run::maxSpan);
+        putPerRun(context, "cpu", with, without, Run::cpu);
+        putPerRun(context, "jit", with, without, Run::jit);
         double laterSlowdown = medianSlowdown(with, without, Run::laterLaps);
         if (!Double.isNaN(laterSlowdown)) {
             context.put("firstLaps", FIRST_LAPS);
             context.put("laterLapsSlowdown", laterSlowdown);
-            putPerRun(context, "firstLapsWithSec", with, Run::firstLaps);
-            putPerRun(context, "firstLapsWithoutSec", without, Run::firstLaps);
-            putPerRun(context, "laterLapsWithSec", with, Run::laterLaps);
-            putPerRun(context, "laterLapsWithoutSec", without, Run::laterLaps);
+            putPerRun(context, "firstLaps", with, without, Run::firstLaps);
+            putPerRun(context, "laterLaps", with, without, Run::laterLaps);
         }
         ArrayNode events = context.putArray("eventsPerRunWith");
         with.forEach(r -> events.add(r.events()));
