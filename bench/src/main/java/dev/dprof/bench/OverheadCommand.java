@@ -49,10 +49,10 @@ final class OverheadCommand {
             Pattern.compile("^cluster: rank (\\d+) exit (-?\\d+) span (\\S+)(?: s)?$");
     private static final Pattern AGENT_LINE = Pattern.compile("^\\[rank \\d+\\] dprof: recording .*");
     /** A worker's CPU line, as the launcher echoes it ({@code dev.dprof.examples.worker.SpanClock}). */
-    private static final Pattern CPU_LINE =
-            Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ cpu ([0-9.]+) s(?: jit ([0-9.]+|NaN) s)?$");
+    static final Pattern CPU_LINE =
+            Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ cpu (\\d+(?:\\.\\d+)?) s(?: jit (\\d+(?:\\.\\d+)?|NaN) s)?$");
     /** A worker's laps (iterations) in ms, as the launcher echoes them ({@code dev.dprof.examples.worker.Outcome}). */
-    private static final Pattern LAPS_LINE = Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ laps ms ([0-9. ]+)$");
+    static final Pattern LAPS_LINE = Pattern.compile("^\\[rank (\\d+)\\] \\S+: rank \\d+ laps ms((?: \\d+(?:\\.\\d+)?)+)$");
     /** The iterations counted as the first: where the JIT compiles the application's loop. */
     static final int FIRST_LAPS = 2;
 
@@ -219,10 +219,11 @@ final class OverheadCommand {
         }
         double laterSlowdown = medianSlowdown(with, without, Run::laterLaps);
         if (!Double.isNaN(laterSlowdown)) {
+            double firstWith = median(with, Run::firstLaps);
+            double firstWithout = median(without, Run::firstLaps);
             System.out.printf(Locale.ROOT, "iterations (each the slowest rank's): the first %d median %.3f s with,"
                             + " %.3f s without (%+.1f ms); the others median %.3f s with, %.3f s without: %s%n",
-                    FIRST_LAPS, median(with, Run::firstLaps), median(without, Run::firstLaps),
-                    1e3 * (median(with, Run::firstLaps) - median(without, Run::firstLaps)),
+                    FIRST_LAPS, firstWith, firstWithout, 1e3 * (firstWith - firstWithout),
                     median(with, Run::laterLaps), median(without, Run::laterLaps), percent(laterSlowdown));
         }
         System.out.println("load average before " + loadBefore + ", after " + loadAfter);

@@ -235,17 +235,22 @@ public final class Weaver {
      * about 70 ms (BENCHMARKS.md, "Session 5").
      */
     public void warmUpFilter(Instrumentation inst) {
-        Class<?>[] loaded = inst.getAllLoadedClasses();
+        List<Class<?>> named = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (!c.isArray() && !c.isHidden()) {
+                named.add(c);
+            }
+        }
+        if (named.isEmpty()) {
+            return;
+        }
         byte[] noRegion = new byte[512];
         ClassLoader app = ClassLoader.getSystemClassLoader();
-        int calls = 0;
-        for (int round = 0; calls < FILTER_WARM_CALLS && loaded.length > 0; round++) {
-            for (Class<?> c : loaded) {
-                if (!c.isArray() && !c.isHidden()) {
-                    mayWeave(round % 2 == 0 ? c.getClassLoader() : app, c.getName().replace('.', '/'), null, noRegion);
-                    calls++;
-                }
-            }
+        for (int call = 0; call < FILTER_WARM_CALLS; call++) {
+            Class<?> c = named.get(call % named.size());
+            // Every other pass as the application's loader's, so the @Region scan is taken too.
+            ClassLoader loader = call / named.size() % 2 == 0 ? c.getClassLoader() : app;
+            mayWeave(loader, c.getName().replace('.', '/'), null, noRegion);
         }
     }
 
