@@ -6,37 +6,46 @@
  * so a probe is one JNI call that reads the tick and writes one 32-byte slot: no lock, no
  * allocation, no syscall except on a thread's first event, when the ring is created.
  *
+ * Ring files: once a directory is set (setRingDirectory), each ring is a shared mapping of a file
+ * of its own there, laid out as docs/FORMAT.md "Ring files" says: a header page (head, tail, the
+ * Java thread id and name, dead) and the slots. Stores into a shared file mapping are in the page
+ * cache the moment they are made, so a process killed with kill -9 leaves every event it recorded
+ * and has not yet handed to its queue in these files, and the reader recovers them. So the drainer
+ * need not hurry: it passes rarely (see the drainer), and it hands slots back (tail) only after
+ * they are in the queue. A ring whose file cannot be made (no directory set, a full disk) lives
+ * in anonymous memory instead and is counted as volatile; while one exists the drainer polls at
+ * its interval, the bound documented for kill -9 then.
+ *
  * Memory ordering: the producer writes a slot, then publishes it by a release store of head;
- * the consumer acquires head, copies, then hands the slots back by a release store of tail,
- * which the producer acquires before reusing them. The owning thread's exit (pthread key
- * destructor) stamps THREAD_END and then release-stores dead, so a consumer that acquires
- * dead == 1 sees every event the ring will ever hold.
+ * the consumer acquires head, copies, and once the copy is in the queue hands the slots back by a
+ * release store of tail, which the producer acquires before reusing them. The owning thread's exit
+ * (pthread key destructor) stamps THREAD_END and then release-stores dead, so a consumer that
+ * acquires dead == 1 sees every event the ring will ever hold.
  *
  * The registry of all rings is a linked list under a mutex, touched only on ring creation,
  * listing and release, never on the hot path.
  *
- * The doorbell (await_event / ring_notify): a drainer that found every ring empty may sleep until
- * the next event instead of waking every drain interval. It sets drainer_idle, then issues
- * membarrier(PRIVATE_EXPEDITED) and only then looks at every ring's head. A producer, after its
- * release store of head, loads drainer_idle (relaxed; a compiler barrier keeps the two in order)
- * and wakes the drainer if it is set. The membarrier puts a full fence into every running thread
- * of the process, between two of its instructions: a producer whose load of drainer_idle comes
- * after that point sees 1 and wakes the drainer; one whose load comes before it stored head even
- * earlier, so the drainer's scan after the membarrier sees the event and does not sleep. Either
- * way no event waits in a ring for a sleeping drainer, and the producer pays a load and a branch,
- * not a fence. (The same asymmetric Dekker as liburcu and HotSpot's UseSystemMemoryBarrier.)
- * Without membarrier (kernels before 4.14) await_event never sleeps and the drainer parks its
- * interval as before.
+ * Waking the drainer (await_fill / check_fill): the drainer sleeps between passes; a producer
+ * wakes it early only when its ring is half full. Every quarter of the ring (head a multiple of
+ * check_mask + 1) the producer compares head with tail, out of line; when half is used it fences
+ * and loads drainer_idle, and wakes the drainer if it is set. The drainer sets drainer_idle (a
+ * full barrier) and then looks for a half-full ring before it sleeps: of the two loads, at least
+ * one sees the other side's store, so a half-full ring never waits for a sleeping drainer. The
+ * fast path pays an and and a branch on a line it writes anyway.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <jni.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpuid.h>
 #include <linux/futex.h>
-#include <linux/membarrier.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +64,11 @@
 #define CLOCK_RDTSCP dev_dprof_agent_bootstrap_NativeRing_CLOCK_RDTSCP
 #define MIN_RING_EVENTS dev_dprof_agent_bootstrap_NativeRing_MIN_RING_EVENTS
 #define MAX_RING_EVENTS dev_dprof_agent_bootstrap_NativeRing_MAX_RING_EVENTS
+#define FILE_HEADER_BYTES dev_dprof_agent_bootstrap_NativeRing_FILE_HEADER_BYTES
+#define FILE_MAGIC dev_dprof_agent_bootstrap_NativeRing_FILE_MAGIC
+#define FILE_VERSION dev_dprof_agent_bootstrap_NativeRing_FILE_VERSION
+#define FILE_NAME_MAX dev_dprof_agent_bootstrap_NativeRing_FILE_NAME_MAX
+#define FILE_FLAG_PRIVATE dev_dprof_agent_bootstrap_NativeRing_FILE_FLAG_PRIVATE
 #define CACHE_LINE 64
 
 typedef struct {
@@ -68,37 +82,74 @@ typedef struct {
 _Static_assert(sizeof(slot_t) == SLOT_BYTES, "slot layout must match the Java side");
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "slots are documented as little endian");
 
-/* head and tail on their own cache lines: each is written by one side and polled by the other. */
+/*
+ * The header page of a ring, at the start of its mapping (file or anonymous). Up to `local` it is
+ * the ring file's header (docs/FORMAT.md "Ring files"); head and tail on their own cache lines,
+ * since each is written by one side and polled by the other.
+ */
 typedef struct ring {
     uint64_t head;       /* next slot to write; producer stores (release), consumer loads (acquire) */
     uint64_t tail_cache; /* producer's last view of tail: it re-reads tail only when the ring looks full */
     uint64_t lost;       /* producer stores (relaxed), consumer loads */
-    slot_t *slots;
+    uint64_t check_mask; /* the producer looks at the fill whenever head & check_mask == 0 */
     uint64_t mask;
     char pad0[CACHE_LINE - 5 * 8];
 
-    uint64_t tail;       /* next slot to read; consumer stores (release), producer loads (acquire) */
+    uint64_t tail;       /* next slot to read; consumer stores (release) once the slots are in the queue */
     char pad1[CACHE_LINE - 8];
 
+    uint64_t magic;      /* written last at creation: a file without it holds no event */
+    uint32_t version;
+    uint32_t slot_bytes;
+    uint64_t events;
     int64_t java_tid;    /* -1 until bindThread */
     int32_t dead;        /* set once by the owning thread's exit */
+    int32_t flags;       /* FILE_FLAG_PRIVATE: the agent's own thread, never recovered */
+    uint32_t name_length;
+    char name[FILE_NAME_MAX];
+    char pad2[dev_dprof_agent_bootstrap_NativeRing_FILE_LOCAL_AT - 172 - FILE_NAME_MAX];
+
+    /* Process-local from here: meaningless in the file. */
+    slot_t *slots;
     struct ring *prev, *next;
+    uint64_t seq;        /* the file's name */
+    size_t map_bytes;
+    int durable;         /* backed by a file */
+    int counted_volatile; /* counted in volatile_rings: an application thread's ring without a file */
 } ring_t;
 
-_Static_assert(offsetof(ring_t, tail) == CACHE_LINE, "tail must not share head's cache line");
+#define LAYOUT(field, name) _Static_assert(offsetof(ring_t, field) == dev_dprof_agent_bootstrap_NativeRing_##name, \
+        #field " must be where docs/FORMAT.md and the Java reader say")
+LAYOUT(head, FILE_HEAD_AT);
+LAYOUT(lost, FILE_LOST_AT);
+LAYOUT(tail, FILE_TAIL_AT);
+LAYOUT(magic, FILE_MAGIC_AT);
+LAYOUT(version, FILE_VERSION_AT);
+LAYOUT(slot_bytes, FILE_SLOT_BYTES_AT);
+LAYOUT(events, FILE_EVENTS_AT);
+LAYOUT(java_tid, FILE_THREAD_ID_AT);
+LAYOUT(dead, FILE_DEAD_AT);
+LAYOUT(flags, FILE_FLAGS_AT);
+LAYOUT(name_length, FILE_NAME_LENGTH_AT);
+LAYOUT(name, FILE_NAME_AT);
+LAYOUT(slots, FILE_LOCAL_AT);
+_Static_assert(sizeof(ring_t) <= FILE_HEADER_BYTES, "the header must fit its page");
 
 static __thread ring_t *tls_ring;
+static __thread int tls_private;     /* the thread's ring, when made, is the agent's own */
 
 static pthread_key_t ring_key;
 static int ring_key_ok;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static ring_t *registry_head;        /* guarded by registry_lock */
 static uint64_t released_lost;       /* guarded by registry_lock: lost counts of freed rings */
+static char *ring_dir;               /* guarded by registry_lock: where ring files go; NULL: anonymous rings */
+static uint64_t ring_seq;            /* guarded by registry_lock */
+static int64_t volatile_rings;       /* guarded by registry_lock: live rings without a file */
 static uint64_t unattached_lost;     /* atomic: events of threads whose ring could not be created */
 
 static int clock_mode;               /* atomic (relaxed): read on every record */
-static int doorbell_ok;              /* membarrier is registered: await_event may sleep */
-static int32_t drainer_idle;         /* futex word: 1 while the drainer sleeps until an event */
+static int32_t drainer_idle;         /* futex word: 1 while the drainer sleeps between passes */
 static int32_t wake_permit;          /* a wake that came while the drainer was not asleep */
 static int ring_events = 4096;       /* atomic (relaxed): read when a ring is created */
 
@@ -113,10 +164,10 @@ static inline int64_t read_tick(int32_t *cpu) {
     return (int64_t) __rdtsc();
 }
 
-/* Producer side only. Returns 0 if stored, -1 if the ring is full (counted as lost). */
 /* Slots ahead of the head whose cache line is fetched for writing: two 64-byte lines of 32-byte slots. */
 #define PREFETCH_AHEAD 16
 
+/* Producer side only. Returns 0 if stored, -1 if the ring is full (counted as lost). */
 static inline int ring_put(ring_t *r, int64_t tick, int32_t header, int32_t cpu, int64_t a, int64_t b) {
     uint64_t head = r->head;
     if (UNLIKELY(head - r->tail_cache > r->mask)) {
@@ -139,26 +190,31 @@ static inline int ring_put(ring_t *r, int64_t tick, int32_t header, int32_t cpu,
     return 0;
 }
 
-/* Cold and out of line: the probes' fast path must not pay a frame for the system call. */
-static __attribute__((noinline, cold)) void wake_drainer(void) {
+static void wake_drainer(void) {
     if (__atomic_exchange_n(&drainer_idle, 0, __ATOMIC_SEQ_CST)) {
         syscall(SYS_futex, &drainer_idle, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
 }
 
-static __attribute__((noinline, cold)) jint wake_drainer_then(jint stored) {
-    wake_drainer();
+/* Every quarter of the ring, out of line: wakes a sleeping drainer once half the ring is used
+   (see "Waking the drainer" at the top), and returns the put's result. */
+static __attribute__((noinline, cold)) jint check_fill(ring_t *r, uint64_t head, jint stored) {
+    uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+    if (head - tail > r->mask / 2) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&drainer_idle, __ATOMIC_RELAXED)) {
+            wake_drainer();
+        }
+    }
     return stored;
 }
 
-/* After a put: wakes the drainer if it sleeps until an event, and returns the put's result.
-   Costs a load of a line that is written only when the drainer falls asleep or wakes (see the
-   doorbell at the top); the wake is a tail call, so the fast path keeps no value across a call
-   and needs no stack frame. */
-static inline __attribute__((always_inline)) jint ring_notify(jint stored) {
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (UNLIKELY(__atomic_load_n(&drainer_idle, __ATOMIC_RELAXED))) {
-        return wake_drainer_then(stored);
+/* After a put: the fill check when head has reached a quarter mark; a tail call, so the fast path
+   keeps no value across a call and needs no stack frame. */
+static inline __attribute__((always_inline)) jint after_put(ring_t *r, jint stored) {
+    uint64_t head = r->head;
+    if (UNLIKELY((head & r->check_mask) == 0)) {
+        return check_fill(r, head, stored);
     }
     return stored;
 }
@@ -172,7 +228,58 @@ static void ring_destructor(void *p) {
     int64_t tick = read_tick(&cpu);
     ring_put(r, tick, THREAD_END_HEADER, cpu, 0, 0);
     __atomic_store_n(&r->dead, 1, __ATOMIC_RELEASE);
-    ring_notify(0);
+}
+
+/* The path of ring file `seq`; false if it does not fit. Caller holds registry_lock, ring_dir set. */
+static int ring_path(char *path, size_t size, uint64_t seq) {
+    int n = snprintf(path, size, "%s/%llu.ring", ring_dir, (unsigned long long) seq);
+    return n > 0 && (size_t) n < size;
+}
+
+/* Opens a new ring file, or returns -1 (no directory, or it failed). Caller holds registry_lock. */
+static int ring_file_open(uint64_t seq) {
+    char path[PATH_MAX];
+    if (ring_dir == NULL || !ring_path(path, sizeof path, seq)) {
+        return -1;
+    }
+    return open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+}
+
+/* Removes ring file `seq` if files are on. Caller holds registry_lock. */
+static void ring_file_remove(uint64_t seq) {
+    char path[PATH_MAX];
+    if (ring_dir != NULL && ring_path(path, sizeof path, seq)) {
+        unlink(path);
+    }
+}
+
+/*
+ * Maps a ring of `bytes`: a file's blocks reserved first, so a full disk refuses the ring here
+ * instead of raising SIGBUS in a probe later; else (and for the agent's own threads, whose events
+ * are never recovered) anonymous memory. NULL if neither works.
+ */
+static ring_t *ring_map(size_t bytes, uint64_t *seq, int *durable) {
+    pthread_mutex_lock(&registry_lock);
+    *seq = ++ring_seq;
+    int fd = tls_private ? -1 : ring_file_open(*seq);
+    pthread_mutex_unlock(&registry_lock);
+    if (fd >= 0) {
+        void *mem = MAP_FAILED;
+        if (posix_fallocate(fd, 0, (off_t) bytes) == 0) {
+            mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        }
+        close(fd);
+        if (mem != MAP_FAILED) {
+            *durable = 1;
+            return (ring_t *) mem;
+        }
+        pthread_mutex_lock(&registry_lock);
+        ring_file_remove(*seq);
+        pthread_mutex_unlock(&registry_lock);
+    }
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    *durable = 0;
+    return mem == MAP_FAILED ? NULL : (ring_t *) mem;
 }
 
 static ring_t *ring_create(void) {
@@ -180,24 +287,35 @@ static ring_t *ring_create(void) {
         return NULL;
     }
     uint64_t events = (uint64_t) __atomic_load_n(&ring_events, __ATOMIC_RELAXED);
-    void *mem = NULL;
-    if (posix_memalign(&mem, CACHE_LINE, sizeof(ring_t)) != 0) {
+    size_t bytes = FILE_HEADER_BYTES + events * sizeof(slot_t);
+    uint64_t seq;
+    int durable;
+    ring_t *r = ring_map(bytes, &seq, &durable);
+    if (r == NULL) {
         return NULL;
     }
-    ring_t *r = (ring_t *) mem;
-    memset(r, 0, sizeof(*r));
-    void *slots = NULL;
-    if (posix_memalign(&slots, CACHE_LINE, events * sizeof(slot_t)) != 0) {
-        free(r);
-        return NULL;
-    }
-    r->slots = (slot_t *) slots;
+    /* Both kinds of mapping start zeroed. */
+    r->slots = (slot_t *) ((char *) r + FILE_HEADER_BYTES);
     r->mask = events - 1;
+    r->check_mask = (events >= 4 ? events / 4 : 1) - 1;
+    r->events = events;
+    r->slot_bytes = SLOT_BYTES;
+    r->version = FILE_VERSION;
     r->java_tid = -1;
+    r->flags = tls_private ? FILE_FLAG_PRIVATE : 0;
+    r->seq = seq;
+    r->map_bytes = bytes;
+    r->durable = durable;
+    r->counted_volatile = !durable && !tls_private;
+    __atomic_store_n(&r->magic, (uint64_t) FILE_MAGIC, __ATOMIC_RELEASE);
     /* Without the destructor the ring would never be marked dead, so refuse rather than leak. */
     if (pthread_setspecific(ring_key, r) != 0) {
-        free(slots);
-        free(r);
+        pthread_mutex_lock(&registry_lock);
+        if (durable) {
+            ring_file_remove(seq);
+        }
+        pthread_mutex_unlock(&registry_lock);
+        munmap(r, bytes);
         return NULL;
     }
     pthread_mutex_lock(&registry_lock);
@@ -206,6 +324,9 @@ static ring_t *ring_create(void) {
         registry_head->prev = r;
     }
     registry_head = r;
+    if (r->counted_volatile) {
+        volatile_rings++;
+    }
     pthread_mutex_unlock(&registry_lock);
     tls_ring = r;
     return r;
@@ -224,7 +345,7 @@ static __attribute__((noinline, cold)) jint record_first(int32_t header, int64_t
     ring_put(r, tick, THREAD_START_HEADER, cpu, 0, 0);
     tick = read_tick(&cpu);
     /* A ring holds at least two events, so the first event always fits. */
-    return ring_notify(ring_put(r, tick, header, cpu, a, b) == 0 ? 1 : -1);
+    return ring_put(r, tick, header, cpu, a, b) == 0 ? 1 : -1;
 }
 
 static inline __attribute__((always_inline)) jint record(int32_t header, int64_t a, int64_t b) {
@@ -234,7 +355,7 @@ static inline __attribute__((always_inline)) jint record(int32_t header, int64_t
     }
     int32_t cpu;
     int64_t tick = read_tick(&cpu);
-    return ring_notify(ring_put(r, tick, header, cpu, a, b));
+    return after_put(r, ring_put(r, tick, header, cpu, a, b));
 }
 
 static inline ring_t *as_ring(jlong handle) {
@@ -245,9 +366,6 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     (void) vm;
     (void) reserved;
     ring_key_ok = pthread_key_create(&ring_key, ring_destructor) == 0;
-    long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0);
-    doorbell_ok = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)
-            && syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0;
     return JNI_VERSION_1_8;
 }
 
@@ -299,7 +417,7 @@ JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_invariantT
     return cpuid_ext_edx_bit(0x80000007u, 8) ? JNI_TRUE : JNI_FALSE;
 }
 
-/* ---- NativeRing: producer ---- */
+/* ---- NativeRing: setup ---- */
 
 JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_configure(JNIEnv *env, jclass cls,
                                                                            jint mode, jint events) {
@@ -312,6 +430,57 @@ JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_configure(JNIEn
     __atomic_store_n(&ring_events, n, __ATOMIC_RELAXED);
     __atomic_store_n(&clock_mode, m, __ATOMIC_RELAXED);
 }
+
+JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_setRingDirectory(JNIEnv *env, jclass cls,
+                                                                                      jstring dir) {
+    char *copy = NULL;
+    if (dir != NULL) {
+        const char *chars = (*env)->GetStringUTFChars(env, dir, NULL);
+        if (chars == NULL) {
+            return JNI_FALSE; /* OutOfMemoryError is pending */
+        }
+        copy = strdup(chars);
+        (*env)->ReleaseStringUTFChars(env, dir, chars);
+        if (copy == NULL) {
+            return JNI_FALSE;
+        }
+    }
+    pthread_mutex_lock(&registry_lock);
+    char *old = ring_dir;
+    ring_dir = copy;
+    pthread_mutex_unlock(&registry_lock);
+    free(old);
+    return JNI_TRUE;
+}
+
+JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_markPrivate(JNIEnv *env, jclass cls) {
+    tls_private = 1;
+    ring_t *r = tls_ring;
+    if (r != NULL) {
+        r->flags |= FILE_FLAG_PRIVATE;
+    }
+}
+
+JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_durable(JNIEnv *env, jclass cls) {
+    pthread_mutex_lock(&registry_lock);
+    int durable = ring_dir != NULL && volatile_rings == 0;
+    pthread_mutex_unlock(&registry_lock);
+    return durable ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_removeFiles(JNIEnv *env, jclass cls) {
+    pthread_mutex_lock(&registry_lock);
+    for (ring_t *r = registry_head; r != NULL; r = r->next) {
+        if (r->durable) {
+            ring_file_remove(r->seq);
+        }
+    }
+    free(ring_dir);
+    ring_dir = NULL;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+/* ---- NativeRing: producer ---- */
 
 JNIEXPORT jint JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_record(JNIEnv *env, jclass cls, jint header) {
     return record(header, 0, 0);
@@ -327,11 +496,21 @@ JNIEXPORT jint JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_record2(JNIEnv 
     return record(header, a, b);
 }
 
-JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_bindThread(JNIEnv *env, jclass cls, jlong tid) {
+JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_bindThread(JNIEnv *env, jclass cls, jlong tid,
+                                                                            jbyteArray name) {
     ring_t *r = tls_ring;
-    if (r != NULL) {
-        __atomic_store_n(&r->java_tid, (int64_t) tid, __ATOMIC_RELEASE);
+    if (r == NULL) {
+        return;
     }
+    if (name != NULL) {
+        jsize n = (*env)->GetArrayLength(env, name);
+        if (n > FILE_NAME_MAX) {
+            n = FILE_NAME_MAX;
+        }
+        (*env)->GetByteArrayRegion(env, name, 0, n, (jbyte *) r->name);
+        r->name_length = (uint32_t) n;
+    }
+    __atomic_store_n(&r->java_tid, (int64_t) tid, __ATOMIC_RELEASE);
 }
 
 /* ---- NativeRing: consumer (one drainer at a time) ---- */
@@ -385,8 +564,19 @@ JNIEXPORT jint JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_drain(JNIEnv *e
     if (first < n) {
         memcpy(out + first * sizeof(slot_t), &r->slots[0], (n - first) * sizeof(slot_t));
     }
-    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
     return (jint) n;
+}
+
+JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_consume(JNIEnv *env, jclass cls, jlong handle,
+                                                                         jint events) {
+    ring_t *r = as_ring(handle);
+    if (r == NULL || events <= 0) {
+        return;
+    }
+    uint64_t tail = r->tail;
+    uint64_t pending = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - tail;
+    uint64_t n = (uint64_t) events < pending ? (uint64_t) events : pending;
+    __atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
 }
 
 JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_threadId(JNIEnv *env, jclass cls, jlong handle) {
@@ -428,37 +618,40 @@ JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_release(JNIEnv 
         r->next->prev = r->prev;
     }
     released_lost += __atomic_load_n(&r->lost, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&registry_lock);
-    free(r->slots);
-    free(r);
-}
-
-/* Whether any ring has events to drain or is dead (to be released); takes the registry lock. */
-static int any_ring_pending(void) {
-    int pending = 0;
-    pthread_mutex_lock(&registry_lock);
-    for (ring_t *r = registry_head; r != NULL && !pending; r = r->next) {
-        pending = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) != r->tail
-                || __atomic_load_n(&r->dead, __ATOMIC_ACQUIRE);
+    if (r->durable) {
+        ring_file_remove(r->seq);
+    }
+    if (r->counted_volatile) {
+        volatile_rings--;
     }
     pthread_mutex_unlock(&registry_lock);
-    return pending;
+    munmap(r, r->map_bytes);
 }
 
-JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_awaitEvent(JNIEnv *env, jclass cls,
-                                                                               jlong timeout_nanos) {
-    if (!doorbell_ok || timeout_nanos <= 0) {
+/* Whether a ring is at least half full; takes the registry lock. */
+static int any_ring_half_full(void) {
+    int full = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (ring_t *r = registry_head; r != NULL && !full; r = r->next) {
+        full = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - r->tail > r->mask / 2;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return full;
+}
+
+JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_awaitFill(JNIEnv *env, jclass cls,
+                                                                              jlong timeout_nanos) {
+    if (timeout_nanos <= 0) {
         return JNI_FALSE;
     }
     __atomic_store_n(&drainer_idle, 1, __ATOMIC_SEQ_CST);
-    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0
-            || __atomic_exchange_n(&wake_permit, 0, __ATOMIC_SEQ_CST) || any_ring_pending()) {
+    if (__atomic_exchange_n(&wake_permit, 0, __ATOMIC_SEQ_CST) || any_ring_half_full()) {
         __atomic_store_n(&drainer_idle, 0, __ATOMIC_SEQ_CST);
         return JNI_FALSE;
     }
     struct timespec timeout = {(time_t) (timeout_nanos / 1000000000), (long) (timeout_nanos % 1000000000)};
     /* Returns on a wake, on the timeout, on a signal or at once if a producer already cleared the
-       word; every case ends the sleep: a spurious return costs one empty drain, nothing else. */
+       word; every case ends the sleep: a spurious return costs one drain pass, nothing else. */
     syscall(SYS_futex, &drainer_idle, FUTEX_WAIT_PRIVATE, 1, &timeout, NULL, 0);
     __atomic_store_n(&drainer_idle, 0, __ATOMIC_SEQ_CST);
     return JNI_TRUE;

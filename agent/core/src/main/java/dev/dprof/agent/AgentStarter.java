@@ -21,6 +21,7 @@ import dev.dprof.clock.HostName;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
+import dev.dprof.format.RingFile;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
@@ -92,6 +93,10 @@ final class AgentStarter {
         } catch (IOException | RuntimeException e) {
             warn("cannot write the event queue in " + dir + " (" + e + "); the application runs unprofiled");
             return;
+        }
+        if (Rings.NATIVE && !Rings.useRingFiles(dir.resolve(RingFile.DIRECTORY))) {
+            warn("cannot make ring files in " + dir.resolve(RingFile.DIRECTORY) + "; after a kill -9, events of the"
+                    + " last " + config.drainIntervalMs() + " ms are lost");
         }
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,

@@ -106,7 +106,8 @@ public final class Consolidator {
         for (RunInventory.Process p : inventory.processes()) {
             if (p.end().isEmpty()) {
                 problems.add("process " + p.label() + " (" + p.dir() + ") did not end normally (killed?): its complete"
-                        + " events are used; regions it left open have no exit");
+                        + " events are used" + p.queue().recovered().map(r -> " (" + r + ")").orElse("")
+                        + "; regions it left open have no exit");
             }
         }
         CausalIndex causal = new CausalIndex(inventory);

@@ -3,6 +3,7 @@ package dev.dprof.consolidator.read;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.RecordType;
+import java.util.List;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -11,16 +12,20 @@ import net.openhft.chronicle.wire.DocumentContext;
  * Walks the event batches of a process queue, optionally of one thread only: a stream per
  * thread is what the consolidator's k-way merge needs, since batches of different threads are
  * interleaved in drain order. Each cursor has its own tailer; a batch of another thread is
- * skipped after reading its first few bytes.
+ * skipped after reading its first few bytes. After the queue come the documents recovered from
+ * ring files, if any ({@link RingRecovery}).
  */
 public final class BatchCursor implements AutoCloseable {
     private final ExcerptTailer tailer;
     private final long thread;
+    private final List<byte[]> recovered;
+    private int nextRecovered;
     private final EventBatchReader events = new EventBatchReader();
     private byte[] buffer = new byte[1 << 16];
 
-    BatchCursor(ExcerptTailer tailer, long thread) {
+    BatchCursor(ExcerptTailer tailer, List<byte[]> recovered, long thread) {
         this.tailer = tailer;
+        this.recovered = recovered;
         this.thread = thread;
     }
 
@@ -35,7 +40,7 @@ public final class BatchCursor implements AutoCloseable {
             int length;
             try (DocumentContext dc = tailer.readingDocument()) {
                 if (!dc.isPresent()) {
-                    return false;
+                    return nextRecovered();
                 }
                 Bytes<?> bytes = dc.wire().bytes();
                 long start = bytes.readPosition();
@@ -54,6 +59,19 @@ public final class BatchCursor implements AutoCloseable {
             events.reset(buffer, 1, length - 1);
             return true;
         }
+    }
+
+    private boolean nextRecovered() throws FormatException {
+        while (nextRecovered < recovered.size()) {
+            byte[] document = recovered.get(nextRecovered++);
+            if (document[0] != RecordType.BATCH
+                    || thread >= 0 && leadingVarint(Bytes.wrapForRead(document), 1) != thread) {
+                continue;
+            }
+            events.reset(document, 1, document.length - 1);
+            return true;
+        }
+        return false;
     }
 
     /** The current batch, positioned before its first event. */

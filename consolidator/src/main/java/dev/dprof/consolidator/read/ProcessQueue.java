@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -26,12 +27,16 @@ import net.openhft.posix.PosixAPI;
  * of a process that is still running or was killed. A document left half-written by
  * {@code kill -9} is not complete and therefore not visible; reading ends before it and never
  * waits for it. A corrupt document is reported and skipped, and the rest is still read.
+ *
+ * <p>A process that did not end (no end record) may have left events in its ring files that its
+ * queue does not have yet; they are read after the queue's documents ({@link RingRecovery}).
  */
 public final class ProcessQueue implements AutoCloseable {
     private final Path dir;
     private final SingleChronicleQueue queue;
     private final ProcessHeader header;
     private final List<String> problems = new ArrayList<>();
+    private final RingRecovery recovery;
     private byte[] buffer = new byte[1 << 16];
 
     static {
@@ -44,6 +49,7 @@ public final class ProcessQueue implements AutoCloseable {
         this.dir = dir;
         this.queue = queue;
         this.header = header;
+        this.recovery = RingRecovery.of(dir, header, queue, problems);
     }
 
     /** Whether {@code dir} looks like a process's queue directory. */
@@ -96,9 +102,19 @@ public final class ProcessQueue implements AutoCloseable {
         return problems;
     }
 
+    /**
+     * What was recovered from the ring files of a process that did not end, as one line; empty if
+     * nothing was.
+     */
+    public Optional<String> recovered() {
+        return recovery.events() == 0 ? Optional.empty() : Optional.of(recovery.events() + " events of "
+                + recovery.threads() + (recovery.threads() == 1 ? " thread" : " threads")
+                + " recovered from its ring files");
+    }
+
     /** A cursor over the batches of one thread ({@code thread ≥ 0}) or of all threads ({@code -1}). */
     public BatchCursor batches(long thread) {
-        return new BatchCursor(queue.createTailer(), thread);
+        return new BatchCursor(queue.createTailer(), recovery.documents(), thread);
     }
 
     /** Reads every record after the header, in written order. */
@@ -111,7 +127,7 @@ public final class ProcessQueue implements AutoCloseable {
                 int length;
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {
-                        return;
+                        break;
                     }
                     Bytes<?> bytes = dc.wire().bytes();
                     length = (int) bytes.readRemaining();
@@ -130,6 +146,16 @@ public final class ProcessQueue implements AutoCloseable {
                     problems.add(dir + ": record " + (index - 1) + " skipped: " + e.getMessage());
                 }
             }
+        }
+        int k = 0;
+        for (byte[] document : recovery.documents()) {
+            in.reset(ByteBuffer.wrap(document));
+            try {
+                dispatch(in, batch, visitor);
+            } catch (FormatException e) {
+                problems.add(dir + ": recovered record " + k + " skipped: " + e.getMessage());
+            }
+            k++;
         }
     }
 

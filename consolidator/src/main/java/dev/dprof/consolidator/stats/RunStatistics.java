@@ -67,6 +67,7 @@ public final class RunStatistics {
         if (!visitor.ended) {
             unfinishedProcesses++;
             problems.add(queue.dir() + ": the process did not end normally (killed?); "
+                    + queue.recovered().map(r -> r + "; ").orElse("")
                     + visitor.openRegions() + " regions were still open and are left out");
         }
     }

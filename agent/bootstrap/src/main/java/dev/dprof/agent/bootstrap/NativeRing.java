@@ -1,13 +1,15 @@
 package dev.dprof.agent.bootstrap;
 
 import dev.dprof.format.EventCodes;
+import dev.dprof.format.RingFile;
 
 import java.nio.ByteBuffer;
 
 /**
  * The native per-thread event rings: one single-producer single-consumer ring per thread, reached
  * from C thread-local storage, so a probe costs one JNI call that reads the tick and stores the
- * slot. The producer methods ({@code record*}, {@link #bindThread}) run on application threads;
+ * slot. With a ring directory set, each ring is a shared mapping of a file there ({@link RingFile}),
+ * so what a killed process recorded survives it. The producer methods ({@code record*}, {@link #bindThread}) run on application threads;
  * everything taking a {@code ring} handle belongs to one drainer thread at a time. Most code uses
  * {@link Rings} instead.
  */
@@ -24,6 +26,25 @@ public final class NativeRing {
     /** Bounds of a ring's size in events. */
     static final int MIN_RING_EVENTS = 2;
     static final int MAX_RING_EVENTS = 1 << 24;
+    /** The ring file layout, shared with C via the JNI header (the C struct asserts its offsets). */
+    static final int FILE_HEAD_AT = RingFile.HEAD_AT;
+    static final int FILE_LOST_AT = RingFile.LOST_AT;
+    static final int FILE_TAIL_AT = RingFile.TAIL_AT;
+    static final int FILE_MAGIC_AT = RingFile.MAGIC_AT;
+    static final int FILE_VERSION_AT = RingFile.VERSION_AT;
+    static final int FILE_SLOT_BYTES_AT = RingFile.SLOT_BYTES_AT;
+    static final int FILE_EVENTS_AT = RingFile.EVENTS_AT;
+    static final int FILE_THREAD_ID_AT = RingFile.THREAD_ID_AT;
+    static final int FILE_DEAD_AT = RingFile.DEAD_AT;
+    static final int FILE_FLAGS_AT = RingFile.FLAGS_AT;
+    static final int FILE_NAME_LENGTH_AT = RingFile.NAME_LENGTH_AT;
+    static final int FILE_NAME_AT = RingFile.NAME_AT;
+    static final int FILE_NAME_MAX = RingFile.NAME_MAX;
+    static final int FILE_LOCAL_AT = RingFile.LOCAL_AT;
+    static final int FILE_HEADER_BYTES = RingFile.HEADER_BYTES;
+    static final long FILE_MAGIC = RingFile.MAGIC;
+    static final int FILE_VERSION = RingFile.VERSION;
+    static final int FILE_FLAG_PRIVATE = RingFile.FLAG_PRIVATE;
 
     private NativeRing() {
     }
@@ -35,6 +56,25 @@ public final class NativeRing {
      */
     public static native void configure(int clockMode, int ringEvents);
 
+    /**
+     * Where rings created from now on get their files (an existing directory), or null for rings in
+     * anonymous memory; false if it could not be stored. A ring whose file cannot be made falls back
+     * to anonymous memory.
+     */
+    public static native boolean setRingDirectory(String dir);
+
+    /** Marks the calling thread's ring, now or when it is made, as the agent's own: never recovered. */
+    public static native void markPrivate();
+
+    /** Whether a ring directory is set and every live ring has its file. */
+    public static native boolean durable();
+
+    /**
+     * Removes the files of all live rings and turns files off; the rings stay mapped and usable.
+     * For the end of a run, once everything is in the queue.
+     */
+    public static native void removeFiles();
+
     /** Stores an event with a = b = 0; 0 stored, 1 stored and new ring (call {@link #bindThread}), -1 dropped. */
     public static native int record(int header);
 
@@ -44,17 +84,24 @@ public final class NativeRing {
     /** As {@link #record(int)} with payloads {@code a} and {@code b}. */
     public static native int record2(int header, long a, long b);
 
-    /** Names the calling thread's ring with its Java thread id; until then the ring reports -1. */
-    public static native void bindThread(long javaThreadId);
+    /**
+     * Names the calling thread's ring with its Java thread id (until then the ring reports -1) and
+     * its name in UTF-8 (cut to {@link RingFile#NAME_MAX} bytes), for the ring file.
+     */
+    public static native void bindThread(long javaThreadId, byte[] name);
 
     /** Fills {@code out} with ring handles, returns how many (at most {@code out.length}). */
     public static native int listRings(long[] out);
 
     /**
-     * Moves up to {@code maxEvents} pending slots (and at most what fits) into the direct buffer
-     * {@code directDst} from index 0, ignoring its position and limit; returns how many.
+     * Copies up to {@code maxEvents} pending slots (and at most what fits) into the direct buffer
+     * {@code directDst} from index 0, ignoring its position and limit; returns how many. The slots
+     * stay pending until {@link #consume}: a ring file keeps them until they are in the queue.
      */
     public static native int drain(long ring, ByteBuffer directDst, int maxEvents);
+
+    /** Hands the oldest {@code events} pending slots back to the producer (at most those pending). */
+    public static native void consume(long ring, int events);
 
     /** The Java thread id bound to the ring, or -1 if not (yet) bound. */
     public static native long threadId(long ring);
@@ -72,14 +119,13 @@ public final class NativeRing {
     public static native void release(long ring);
 
     /**
-     * Sleeps until the next event is recorded in any ring, {@link #wake} is called, or
-     * {@code timeoutNanos} pass. Returns false at once, without sleeping, if a ring has pending
-     * events or has a dead thread, if a wake came since the last call, or if the kernel lacks
-     * {@code membarrier} (then the caller must poll). One consumer thread only.
+     * Sleeps until a ring is half full, {@link #wake} is called, or {@code timeoutNanos} pass.
+     * Returns false at once, without sleeping, if a ring is half full already or a wake came since
+     * the last call. One consumer thread only.
      */
-    public static native boolean awaitEvent(long timeoutNanos);
+    public static native boolean awaitFill(long timeoutNanos);
 
-    /** Ends an {@link #awaitEvent} in progress, or makes the next one return at once. */
+    /** Ends an {@link #awaitFill} in progress, or makes the next one return at once. */
     public static native void wake();
 
     /** Events lost by all rings ever, including released rings and threads whose ring could not be allocated. */

@@ -1,8 +1,12 @@
 package dev.dprof.agent.bootstrap;
 
+import java.io.IOException;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * anything else (a {@code StackOverflowError} in a deep stack, say) is swallowed. The catch
  * costs nothing on the path that does not throw.</li>
  * <li>The steady-state path does not allocate or lock. A thread's first event takes the slow
- * path once: the ring is created (native: malloc, a mutex), the ring is bound to the Java thread
- * id, and the thread's name is put in a concurrent map (boxing, allocation).</li>
+ * path once: the ring is created (native: a file and its mapping, a mutex), the ring is bound to
+ * the Java thread id and name, and the name is put in a concurrent map (boxing, allocation).</li>
  * <li>Consumer methods are {@code synchronized}: rings are single-consumer, and a ring handle is
  * freed by the drain that finds its thread dead and drained, so two drainers must not overlap.</li>
  * </ul>
@@ -119,7 +123,7 @@ public final class Rings {
         if (nativeRing) {
             // Before the bind: a drain that sees the ring bound finds its thread.
             NATIVE_THREADS.putIfAbsent(id, new WeakReference<>(t));
-            NativeRing.bindThread(id);
+            NativeRing.bindThread(id, t.getName().getBytes(StandardCharsets.UTF_8));
         }
         THREAD_NAMES.putIfAbsent(id, t.getName());
     }
@@ -127,6 +131,45 @@ public final class Rings {
     /** The name of a thread when it recorded its first event, or null if it never did. */
     public static String threadName(long javaThreadId) {
         return THREAD_NAMES.get(javaThreadId);
+    }
+
+    /**
+     * Gives rings created from now on a file each in {@code dir} (created if missing), so that what
+     * a killed process recorded survives it ({@code dev.dprof.format.RingFile}). Only the native
+     * rings can; returns whether rings now get files.
+     */
+    public static boolean useRingFiles(Path dir) {
+        if (!NATIVE) {
+            return false;
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return NativeRing.setRingDirectory(dir.toString());
+    }
+
+    /**
+     * Whether every event recorded survives a {@code kill -9} without being drained: ring files are
+     * on and every live ring has one. Otherwise the drainer must drain every interval.
+     */
+    public static boolean durable() {
+        return NATIVE && NativeRing.durable();
+    }
+
+    /** At the end of a run, once everything is in the queue: removes the ring files (the rings stay usable). */
+    public static void removeRingFiles() {
+        if (NATIVE) {
+            NativeRing.removeFiles();
+        }
+    }
+
+    /** Marks the calling thread as the agent's own: its ring is never recovered from a file. */
+    public static void markThreadPrivate() {
+        if (NATIVE) {
+            NativeRing.markPrivate();
+        }
     }
 
     /** Events dropped so far by all threads (full rings, rings that could not be created). */
@@ -171,16 +214,16 @@ public final class Rings {
     }
 
     /**
-     * Sleeps until a probe records the next event (or {@link #wakeConsumer}, or the timeout), for
-     * a drainer that found every ring empty. Returns false without sleeping when it cannot wait
-     * for events — the Java rings, a kernel without {@code membarrier}, or events already pending
-     * — and the caller then polls at its interval.
+     * Sleeps until a ring is half full (or {@link #wakeConsumer}, or the timeout), for a drainer
+     * whose rings are {@link #durable}: their events need no hurry. Returns false without sleeping
+     * when the rings are not durable, a ring is half full already or a wake came, and the caller
+     * then drains at its interval.
      */
-    public static boolean awaitEvent(long timeoutNanos) {
-        return NATIVE && NativeRing.awaitEvent(timeoutNanos);
+    public static boolean awaitFill(long timeoutNanos) {
+        return NATIVE && NativeRing.durable() && NativeRing.awaitFill(timeoutNanos);
     }
 
-    /** Ends the drainer's {@link #awaitEvent}, or makes its next one return at once. */
+    /** Ends the drainer's {@link #awaitFill}, or makes its next one return at once. */
     public static void wakeConsumer() {
         if (NATIVE) {
             NativeRing.wake();
@@ -224,7 +267,11 @@ public final class Rings {
         }
     }
 
-    /** Hands one ring's pending events to {@code v}; a dead ring gets its last call and is freed. */
+    /**
+     * Hands one ring's pending events to {@code v}, handing each batch back to the producer only
+     * once {@code v} has taken it (a ring file keeps what is not yet in the queue); a dead ring gets
+     * its last call and is freed.
+     */
     private static void drainRing(RingVisitor v, ByteBuffer scratch, long ring, long tid, boolean dead) {
         int max = scratch.capacity() / SLOT_BYTES;
         int budget = NativeRing.pending(ring);
@@ -238,6 +285,7 @@ public final class Rings {
             boolean end = dead && budget == 0;
             scratch.clear().limit(n * SLOT_BYTES);
             v.batch(tid, scratch, n, NativeRing.lost(ring), end);
+            NativeRing.consume(ring, n);
             visitedEnd = end;
         }
         if (dead) {

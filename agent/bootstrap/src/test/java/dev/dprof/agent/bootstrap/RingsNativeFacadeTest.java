@@ -1,6 +1,7 @@
 package dev.dprof.agent.bootstrap;
 
 import dev.dprof.format.EventCodes;
+import dev.dprof.format.RingFile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,19 +10,28 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The public face as an agent uses it: init first, then Rings. Runs in a JVM of its own. */
 class RingsNativeFacadeTest {
+    static final int RING_EVENTS = 1024;
     static String line;
+    @TempDir
+    static Path ringDir;
 
     @BeforeAll
     static void init() {
-        line = RingConfig.init(true, RingConfig.CLOCK_RDTSC, 1024);
+        line = RingConfig.init(true, RingConfig.CLOCK_RDTSC, RING_EVENTS);
+        assertTrue(Rings.useRingFiles(ringDir));
     }
 
     @Test
@@ -102,48 +112,180 @@ class RingsNativeFacadeTest {
     private static final Duration LIVENESS = Duration.ofSeconds(60);
 
     @Test
-    void noSleepWhileEventsArePending() {
-        Rings.record(EventCodes.header(10, 5));
-        assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitEvent(FOREVER_NANOS)),
-                "a pending event: the consumer must drain, not sleep");
+    void ringFilesMakeTheRingsDurable() {
+        assertTrue(Rings.durable(), "every ring of this JVM was made after the ring directory was set");
+    }
+
+    @Test
+    void noSleepWhileARingIsHalfFull() throws Exception {
+        Thread t = new Thread(() -> {
+            for (int i = 0; i < RING_EVENTS / 2; i++) {
+                Rings.record(EventCodes.header(10, 5));
+            }
+        }, "half");
+        t.start();
+        t.join();
+        assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitFill(FOREVER_NANOS)),
+                "a half-full ring: the consumer must drain, not sleep");
+        drainUntilEnded(new Collector(), t.getId());
     }
 
     @Test
     void aWakeBeforeTheSleepIsNotLost() {
         Rings.wakeConsumer();
-        assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitEvent(FOREVER_NANOS)));
+        assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitFill(FOREVER_NANOS)));
     }
 
     /**
-     * Once every ring is drained the consumer sleeps; the next event, recorded by another thread
-     * that may come before or after the sleep began, ends it.
+     * Events alone do not end the sleep; a ring reaching half full does, whether it got there before
+     * or after the sleep began.
      */
     @Test
-    void theNextEventEndsTheSleep() throws Exception {
+    void aRingReachingHalfFullEndsTheSleep() throws Exception {
         Collector c = new Collector();
-        ByteBuffer scratch = ByteBuffer.allocateDirect(4096);
-        Thread late = new Thread(() -> {
+        ByteBuffer scratch = ByteBuffer.allocateDirect(64 * Rings.SLOT_BYTES);
+        CountDownLatch go = new CountDownLatch(1);
+        Thread filler = new Thread(() -> {
             try {
+                go.await();
                 Thread.sleep(200);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            Rings.record(EventCodes.header(10, 6));
-        }, "doorbell");
+            for (int i = 0; i < RING_EVENTS / 2 + 1; i++) {
+                Rings.record(EventCodes.header(10, 6));
+            }
+        }, "filler");
+        filler.start();
         assertTimeoutPreemptively(LIVENESS, () -> {
             Rings.drain(c, scratch);
-            late.start();
-            // Returns at once while something is pending (e.g. an ended thread's ring), so drain again.
-            while (!Rings.awaitEvent(FOREVER_NANOS)) {
+            go.countDown();
+            while (!Rings.awaitFill(FOREVER_NANOS)) {
                 Rings.drain(c, scratch);
-                if (c.of(late.getId()).stream().anyMatch(e -> e.kind() == 10)) {
+                if (c.of(filler.getId()).size() > RING_EVENTS / 2) {
                     break;
                 }
                 Thread.sleep(1);
             }
-            late.join();
+        }, "the fill must end the sleep");
+        filler.join();
+        drainUntilEnded(c, filler.getId());
+        assertEquals(RING_EVENTS / 2 + 3, c.of(filler.getId()).size(), "start, the events, end");
+    }
+
+    /**
+     * A ring file holds what the queue does not have yet: the pending slots, from the tail the
+     * consumer hands back only after taking them, the thread's id and name; an ended thread's file
+     * has its end and goes once the ring is drained. An agent thread's ring is marked as its own.
+     */
+    @Test
+    void theRingFileHoldsWhatIsNotYetDrained() throws Exception {
+        CountDownLatch recorded = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            Rings.record(EventCodes.header(10, 1), 11);
+            Rings.record(EventCodes.header(10, 2), 22, 33);
+            recorded.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "filed-\u00e9");
+        t.start();
+        recorded.await();
+        long tid = t.getId();
+        Path file = ringFileOf(tid);
+        RingFile ring = RingFile.read(file);
+        assertEquals("filed-\u00e9", ring.threadName());
+        assertEquals(0, ring.tail());
+        assertEquals(3, ring.head());
+        assertFalse(ring.dead());
+        assertFalse(ring.agentOwn());
+        ByteBuffer slots = ring.slotsFrom(0);
+        assertEquals(List.of(1, 10, 10), List.of(Slot.read(slots, 0).kind(), Slot.read(slots, 1).kind(),
+                Slot.read(slots, 2).kind()));
+        assertEquals(22, Slot.read(slots, 2).a());
+        assertEquals(33, Slot.read(slots, 2).b());
+        assertEquals(2, ring.slotsFrom(1).remaining() / Rings.SLOT_BYTES);
+
+        Collector c = new Collector();
+        Rings.drain(c, ByteBuffer.allocateDirect(4096));
+        assertEquals(3, c.of(tid).size());
+        RingFile drained = RingFile.read(file);
+        assertEquals(3, drained.tail(), "drained slots are handed back");
+        assertEquals(0, drained.slotsFrom(0).remaining());
+
+        release.countDown();
+        t.join();
+        Backend.NATIVE.awaitDeadWithoutDraining(tid);
+        RingFile ended = RingFile.read(file);
+        assertTrue(ended.dead());
+        assertEquals(2, Slot.read(ended.slotsFrom(3), 0).kind(), "THREAD_END is pending in the file");
+        drainUntilEnded(c, tid);
+        assertFalse(Files.exists(file), "a released ring's file is removed");
+
+        // An agent thread marked before its first event gets no file at all, and the rings stay durable.
+        Thread own = new Thread(() -> {
+            Rings.markThreadPrivate();
+            Rings.record(EventCodes.header(10, 1));
+        }, "agent-own");
+        own.start();
+        own.join();
+        assertFalse(hasRingFile(own.getId()));
+        assertTrue(Rings.durable(), "an agent thread's ring is not the application's volatile one");
+        drainUntilEnded(c, own.getId());
+        // Marked after its first event: the file stays, flagged.
+        Thread late = new Thread(() -> {
+            Rings.record(EventCodes.header(10, 1));
+            Rings.markThreadPrivate();
+        }, "agent-own-late");
+        late.start();
+        late.join();
+        assertTrue(RingFile.read(ringFileOf(late.getId())).agentOwn());
+        drainUntilEnded(c, late.getId());
+    }
+
+    private static boolean hasRingFile(long tid) throws Exception {
+        return findRingFile(tid) != null;
+    }
+
+    private static Path ringFileOf(long tid) throws Exception {
+        Path f = findRingFile(tid);
+        if (f == null) {
+            throw new AssertionError("no ring file of thread " + tid + " in " + ringDir);
+        }
+        return f;
+    }
+
+    private static Path findRingFile(long tid) throws Exception {
+        try (Stream<Path> files = Files.list(ringDir)) {
+            for (Path f : files.toList()) {
+                RingFile r = RingFile.read(f);
+                if (r != null && r.threadId() == tid) {
+                    return f;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static void drainUntilEnded(Collector c, long tid) throws InterruptedException {
+        ByteBuffer scratch = ByteBuffer.allocateDirect(4096);
+        long deadline = System.nanoTime() + LIVENESS.toNanos();
+        while (!c.hasEnded(tid) && System.nanoTime() < deadline) {
             Rings.drain(c, scratch);
-        }, "the event must end the sleep");
-        assertEquals(List.of(1, 10), c.of(late.getId()).stream().map(Slot::kind).limit(2).toList());
+            Thread.sleep(1);
+        }
+        assertTrue(c.hasEnded(tid), "thread " + tid + " never ended");
+    }
+
+    @AfterAll
+    static void removingTheFilesEmptiesTheDirectory() throws Exception {
+        Rings.removeRingFiles();
+        try (Stream<Path> files = Files.list(ringDir)) {
+            assertEquals(List.of(), files.toList());
+        }
+        assertFalse(Rings.durable(), "no ring files any more");
     }
 }

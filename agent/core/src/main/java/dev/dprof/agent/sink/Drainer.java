@@ -22,13 +22,16 @@ import java.util.function.Consumer;
 
 /**
  * Moves events from the per-thread rings to the process's queue, off the application's threads:
- * each thread's pending events become one compact batch document. So after a {@code kill -9},
- * every event older than one {@code drainIntervalMs} is on disk: the drainer passes over the rings
- * one interval after the first event it has not written (at once again while rings were found
- * full). Between bursts it sleeps until a probe records the next event, which wakes it
- * ({@link Rings#awaitEvent}, with the bounded {@link Backoff} as the timeout), so an idle process
- * costs almost no wake-ups and a burst costs one pass. Where that is not possible (the Java rings,
- * an old kernel) it polls every interval.
+ * each thread's pending events become one compact batch document.
+ *
+ * <p>When to pass over the rings. With ring files ({@link Rings#durable}) nothing the probes record
+ * needs the drainer to survive a {@code kill -9}: the rings are shared mappings of files, and the
+ * reader recovers what is not in the queue from them. So the drainer passes once every
+ * {@link #DURABLE_PASS_NANOS}, or as soon as a ring is half full ({@link Rings#awaitFill}), and a
+ * K-Means worker's run costs it a pass or two instead of one per burst of events. Without ring files
+ * (the Java rings, a ring directory that could not be made, a ring whose file could not be
+ * allocated) it passes every {@code drainIntervalMs}, the bound on what a {@code kill -9} loses then.
+ * A pass that filled its scratch buffer is followed by another at once.
  *
  * <p>Before the first batch it writes the process header, with the nominal tick rate and the
  * probe cost measured here, on this thread: the measuring probes go to this thread's own ring,
@@ -56,6 +59,11 @@ public final class Drainer implements RingVisitor, Runnable {
     static final long WARM_BUDGET_NANOS = 1_500_000_000L;
     /** Every so many warm-up passes, a batch of a thread not seen before and probes on a new thread. */
     private static final int NEW_THREAD_EVERY = 100;
+    /**
+     * How often the drainer passes over durable rings when none fills up: it bounds how long the
+     * ring of an ended thread stays mapped, and how far the queue lags behind a running process.
+     */
+    static final long DURABLE_PASS_NANOS = 1_000_000_000L;
 
     private final QueueSink sink;
     private final RegionTable regions;
@@ -67,7 +75,7 @@ public final class Drainer implements RingVisitor, Runnable {
     private final Path warmDir;
     /** The process's queue; the scratch queue during the warm-up. */
     private BatchWriter out;
-    private final Backoff backoff;
+    private final long intervalNanos;
     private final CountDownLatch warm = new CountDownLatch(1);
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_EVENTS * Rings.SLOT_BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
@@ -78,7 +86,6 @@ public final class Drainer implements RingVisitor, Runnable {
     private final long[] warmupThreads = new long[WARM_PASSES / NEW_THREAD_EVERY + 1];
     private int warmupThreadCount;
     private boolean sawFullScratch;
-    private long passEvents;
 
     /**
      * @param warmDir where the warm-up creates (and deletes) its scratch queue; null to skip the warm-up
@@ -94,7 +101,10 @@ public final class Drainer implements RingVisitor, Runnable {
         this.warmDir = warmDir;
         this.warn = warn;
         this.out = new BatchWriter(sink, clock.simulated().orElse(null), withCpu, warn);
-        this.backoff = new Backoff(intervalMs * 1_000_000L);
+        if (intervalMs <= 0) {
+            throw new IllegalArgumentException("drain interval must be positive: " + intervalMs);
+        }
+        this.intervalNanos = intervalMs * 1_000_000L;
     }
 
     /** Builds the header once the drainer has measured what it needs. */
@@ -138,25 +148,22 @@ public final class Drainer implements RingVisitor, Runnable {
     @Override
     public void run() {
         ownThreadId = Thread.currentThread().getId();
+        Rings.markThreadPrivate();
         try {
             writeHeader();
             warmUp();
             warm.countDown();
             while (running) {
                 sawFullScratch = false;
-                passEvents = 0;
                 drainOnce(false);
-                if (sawFullScratch) {
-                    continue;
+                if (!sawFullScratch && !Rings.awaitFill(DURABLE_PASS_NANOS)) {
+                    LockSupport.parkNanos(intervalNanos);
                 }
-                backoff.pass(passEvents > 0);
-                if (backoff.maySleep() && !Rings.awaitEvent(backoff.sleepNanos())) {
-                    backoff.sleepRefused();
-                }
-                LockSupport.parkNanos(backoff.intervalNanos());
             }
             drainOnce(true);
             writeEnd();
+            // Everything is in the queue: a reader must not recover the rings' old slots again.
+            Rings.removeRingFiles();
         } catch (Throwable t) {
             warn.accept("profiling stopped: " + t + "; the application runs on, events from now on are lost");
         } finally {
@@ -287,7 +294,6 @@ public final class Drainer implements RingVisitor, Runnable {
             sawFullScratch = true;
         }
         if (threadId != ownThreadId && !isWarmupThread(threadId)) {
-            passEvents += count;
             out.batch(threadId, slots, count);
         }
     }

@@ -1,6 +1,7 @@
 package dev.dprof.agent.sink;
 
 import dev.dprof.agent.bootstrap.Probes;
+import dev.dprof.agent.bootstrap.Rings;
 import dev.dprof.agent.bootstrap.TcpProbes;
 
 /**
@@ -42,6 +43,7 @@ final class ProbeWarmup {
      */
     long roundOnNewThread(int variant) throws InterruptedException {
         Thread t = new Thread(() -> {
+            Rings.markThreadPrivate();
             switch (Math.floorMod(variant, 3)) {
                 case 0 -> Probes.enter(0);
                 case 1 -> Probes.enterInstance(0, variant);

@@ -1,0 +1,183 @@
+package dev.dprof.consolidator.read;
+
+import dev.dprof.clock.ClockSource;
+import dev.dprof.format.ByteSink;
+import dev.dprof.format.ByteSource;
+import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RecordType;
+import dev.dprof.format.RingFile;
+import dev.dprof.format.ThreadInfo;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * What a process that did not end had recorded and not yet written to its queue, taken from its
+ * ring files (docs/FORMAT.md "Ring files") as documents in the queue's own encoding, to be read
+ * after the queue's. A thread's ring index counts its events from its THREAD_START, and the drainer
+ * writes every one of them in order, so the events of a thread already in the queue are the first
+ * {@code n} of its ring, {@code n} counted in the queue; the recovered ones are those from
+ * {@code max(n, tail)} to the head ({@code tail} being beyond {@code n} only when the queue refused
+ * events, which were counted as lost). Nothing is recovered for a process whose queue has its end
+ * record: its drainer wrote everything and removed its ring files, or was about to.
+ */
+final class RingRecovery {
+    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0);
+    /** Events per recovered batch document, as the drainer's own batches at most. */
+    private static final int BATCH_EVENTS = 8192;
+
+    private final List<byte[]> documents;
+    private final long events;
+    private final int threads;
+
+    private RingRecovery(List<byte[]> documents, long events, int threads) {
+        this.documents = documents;
+        this.events = events;
+        this.threads = threads;
+    }
+
+    /** Recovers from {@code dir}'s ring files, if the queue has no end record; a file that cannot be read is named in {@code problems}. */
+    static RingRecovery of(Path dir, ProcessHeader header, SingleChronicleQueue queue, List<String> problems) {
+        List<Path> files = ringFiles(dir.resolve(RingFile.DIRECTORY), problems);
+        if (files.isEmpty()) {
+            return NONE;
+        }
+        Map<Long, Long> written = new HashMap<>();
+        Set<Long> named = new HashSet<>();
+        if (tally(queue, written, named)) {
+            return NONE;
+        }
+        List<byte[]> documents = new ArrayList<>();
+        ByteSink sink = new ByteSink(1 << 16);
+        long events = 0;
+        int threads = 0;
+        for (Path file : files) {
+            RingFile ring;
+            try {
+                ring = RingFile.read(file);
+            } catch (FormatException e) {
+                problems.add(file + ": " + e.getMessage() + "; its events are left out");
+                continue;
+            }
+            if (ring == null || ring.agentOwn() || ring.threadId() < 0) {
+                continue;
+            }
+            long tid = ring.threadId();
+            ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), written.getOrDefault(tid, 0L)));
+            int count = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
+            if (count == 0) {
+                continue;
+            }
+            if (named.add(tid)) {
+                sink.clear();
+                new ThreadInfo(tid, ring.threadName()).encode(sink);
+                documents.add(sink.toByteArray());
+            }
+            for (int from = 0; from < count; from += BATCH_EVENTS) {
+                int n = Math.min(BATCH_EVENTS, count - from);
+                ByteBuffer chunk = slots.slice(from * EventBatchEncoder.SLOT_BYTES, n * EventBatchEncoder.SLOT_BYTES)
+                        .order(slots.order());
+                sink.clear();
+                EventBatchEncoder.encode(sink, tid, chunk, n, header.simulatedClock().orElse(null),
+                        header.clockSource() == ClockSource.RDTSCP);
+                documents.add(sink.toByteArray());
+            }
+            events += count;
+            threads++;
+        }
+        return new RingRecovery(List.copyOf(documents), events, threads);
+    }
+
+    /** The ring files in the order their rings were made (their names are sequence numbers). */
+    private static List<Path> ringFiles(Path ringDir, List<String> problems) {
+        if (!Files.isDirectory(ringDir)) {
+            return List.of();
+        }
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(ringDir, "*" + RingFile.SUFFIX)) {
+            stream.forEach(files::add);
+        } catch (IOException e) {
+            problems.add(ringDir + ": cannot list the ring files (" + e.getMessage() + "); none is recovered");
+            return List.of();
+        }
+        files.sort(Comparator.comparingLong(RingRecovery::sequence).thenComparing(Path::toString));
+        return files;
+    }
+
+    private static long sequence(Path file) {
+        String name = file.getFileName().toString();
+        try {
+            return Long.parseLong(name.substring(0, name.length() - RingFile.SUFFIX.length()));
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Counts each thread's events in the queue and notes the named threads; true if the queue has
+     * its end record. A corrupt document is skipped here: reading the queue reports it.
+     */
+    private static boolean tally(SingleChronicleQueue queue, Map<Long, Long> written, Set<Long> named) {
+        byte[] buffer = new byte[1 << 16];
+        ByteSource in = new ByteSource(ByteBuffer.allocate(0));
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            while (true) {
+                int length;
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return false;
+                    }
+                    Bytes<?> bytes = dc.wire().bytes();
+                    length = (int) Math.min(bytes.readRemaining(), buffer.length);
+                    bytes.read(buffer, 0, length);
+                }
+                in.reset(ByteBuffer.wrap(buffer, 0, length));
+                try {
+                    switch (in.readByte("record type")) {
+                        case RecordType.END -> {
+                            return true;
+                        }
+                        case RecordType.THREAD -> named.add(in.readVarLong("thread id"));
+                        case RecordType.BATCH -> {
+                            long tid = in.readVarLong("thread id");
+                            in.readByte("columns");
+                            written.merge(tid, in.readVarLong("count"), Long::sum);
+                        }
+                        default -> {
+                        }
+                    }
+                } catch (FormatException e) {
+                    // Left to the reading of the queue, which reports it.
+                }
+            }
+        }
+    }
+
+    /** The recovered THREAD and BATCH records, each as the bytes of a queue document. */
+    List<byte[]> documents() {
+        return documents;
+    }
+
+    long events() {
+        return events;
+    }
+
+    int threads() {
+        return threads;
+    }
+}

@@ -1,0 +1,253 @@
+package dev.dprof.consolidator.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dprof.clock.ClockSource;
+import dev.dprof.format.ByteSink;
+import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.EventCodes;
+import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RecordType;
+import dev.dprof.format.RingFile;
+import dev.dprof.format.ThreadInfo;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recovery from ring files: every event a thread recorded is read exactly once — the ones in the
+ * queue from the queue, the rest from the file, whichever of the drainer's steps (append, hand
+ * back) the kill came between — and nothing is recovered for a process that ended.
+ */
+class RingRecoveryTest {
+    private static final int RING_EVENTS = 8;
+    private static final int REGION = 3;
+
+    /**
+     * Random histories of one thread: {@code recorded} events, the first {@code written} of them in
+     * the queue (in batches), the first {@code tail ≤ written} handed back, and a ring that wraps;
+     * the recovered stream is always exactly the recorded one.
+     */
+    @Test
+    void everyRecordedEventIsReadOnceWhateverTheKillInterrupted(@TempDir Path tmp) throws Exception {
+        Random random = new Random(7);
+        for (int run = 0; run < 200; run++) {
+            int recorded = 1 + random.nextInt(40);
+            int tail = Math.max(0, recorded - RING_EVENTS + random.nextInt(RING_EVENTS + 1));
+            tail = Math.min(tail, recorded);
+            int written = tail + random.nextInt(recorded - tail + 1);
+            Path dir = tmp.resolve("run-" + run);
+            List<long[]> events = events(recorded, random);
+            try (Writer w = new Writer(dir)) {
+                w.thread(20, "worker");
+                for (int from = 0; from < written; ) {
+                    int n = Math.min(written - from, 1 + random.nextInt(5));
+                    w.batch(20, events.subList(from, from + n));
+                    from += n;
+                }
+            }
+            ringFile(dir, 1, 20, "worker", events, tail, 0);
+            try (ProcessQueue q = ProcessQueue.open(dir)) {
+                assertEquals(List.of(), q.problems());
+                assertEquals(ticks(events), read(q).get(20L), "run " + run + ": recorded " + recorded
+                        + ", written " + written + ", tail " + tail);
+                assertEquals(ticks(events), cursorTicks(q, 20), "the per-thread cursor reads the same");
+                assertEquals(recorded > written, q.recovered().isPresent());
+            }
+        }
+    }
+
+    @Test
+    void aThreadOnlyInItsRingIsNamedFromTheFileAndAgentRingsAreSkipped(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        try (Writer w = new Writer(dir)) {
+            w.thread(20, "worker");
+        }
+        List<long[]> events = events(3, new Random(1));
+        ringFile(dir, 1, 21, "late-thread", events, 0, 0);
+        ringFile(dir, 2, 15, "dprof-drainer", events, 0, RingFile.FLAG_PRIVATE);
+        ringFile(dir, 3, -1, "", events, 0, 0);
+        Files.createFile(dir.resolve(RingFile.DIRECTORY).resolve("4" + RingFile.SUFFIX));
+        Files.write(dir.resolve(RingFile.DIRECTORY).resolve("5" + RingFile.SUFFIX), new byte[RingFile.HEADER_BYTES]);
+        Files.write(dir.resolve(RingFile.DIRECTORY).resolve("6" + RingFile.SUFFIX), new byte[100]);
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            Map<Long, String> names = new LinkedHashMap<>();
+            Map<Long, List<Long>> ticks = read(q, names);
+            assertEquals(Map.of(21L, ticks(events)), ticks);
+            assertEquals("late-thread", names.get(21L));
+            assertEquals(Optional.of("3 events of 1 thread recovered from its ring files"), q.recovered());
+            assertEquals(1, q.problems().size(), q.problems()::toString);
+            assertTrue(q.problems().get(0).contains("6.ring") && q.problems().get(0).contains("shorter than a ring"),
+                    q.problems()::toString);
+        }
+    }
+
+    @Test
+    void nothingIsRecoveredAfterTheEndRecord(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        List<long[]> events = events(4, new Random(2));
+        try (Writer w = new Writer(dir)) {
+            w.thread(20, "worker");
+            w.batch(20, events.subList(0, 2));
+            w.end();
+        }
+        ringFile(dir, 1, 20, "worker", events, 0, 0);
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            assertEquals(Map.of(20L, ticks(events.subList(0, 2))), read(q));
+            assertEquals(Optional.empty(), q.recovered());
+        }
+    }
+
+    /** THREAD_START, then ENTER events of increasing ticks with random payloads. */
+    private static List<long[]> events(int n, Random random) {
+        List<long[]> events = new ArrayList<>();
+        long tick = 1_000_000;
+        for (int i = 0; i < n; i++) {
+            tick += 1 + random.nextInt(1000);
+            int header = i == 0 ? EventCodes.THREAD_START : EventCodes.header(EventCodes.ENTER, REGION);
+            events.add(new long[] {tick, header});
+        }
+        return events;
+    }
+
+    private static List<Long> ticks(List<long[]> events) {
+        return events.stream().map(e -> e[0]).toList();
+    }
+
+    private static ByteBuffer slots(List<long[]> events) {
+        ByteBuffer b = ByteBuffer.allocate(events.size() * EventBatchEncoder.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < events.size(); i++) {
+            b.putLong(i * EventBatchEncoder.SLOT_BYTES, events.get(i)[0]);
+            b.putInt(i * EventBatchEncoder.SLOT_BYTES + 8, (int) events.get(i)[1]);
+        }
+        return b;
+    }
+
+    /** A ring file as the agent's C leaves it: {@code events} recorded, the first {@code tail} handed back. */
+    private static void ringFile(Path dir, int seq, long tid, String name, List<long[]> events, int tail, int flags)
+            throws IOException {
+        ByteBuffer f = ByteBuffer.allocate(RingFile.HEADER_BYTES + RING_EVENTS * EventBatchEncoder.SLOT_BYTES)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        f.putLong(RingFile.HEAD_AT, events.size());
+        f.putLong(RingFile.TAIL_AT, tail);
+        f.putLong(RingFile.MAGIC_AT, RingFile.MAGIC);
+        f.putInt(RingFile.VERSION_AT, RingFile.VERSION);
+        f.putInt(RingFile.SLOT_BYTES_AT, EventBatchEncoder.SLOT_BYTES);
+        f.putLong(RingFile.EVENTS_AT, RING_EVENTS);
+        f.putLong(RingFile.THREAD_ID_AT, tid);
+        f.putInt(RingFile.FLAGS_AT, flags);
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        f.putInt(RingFile.NAME_LENGTH_AT, n.length);
+        f.put(RingFile.NAME_AT, n);
+        ByteBuffer s = slots(events);
+        // The slots of the ring's last RING_EVENTS events, each at its index modulo the size.
+        for (int i = Math.max(0, events.size() - RING_EVENTS); i < events.size(); i++) {
+            f.put(RingFile.HEADER_BYTES + (i % RING_EVENTS) * EventBatchEncoder.SLOT_BYTES,
+                    s, i * EventBatchEncoder.SLOT_BYTES, EventBatchEncoder.SLOT_BYTES);
+        }
+        Path rings = Files.createDirectories(dir.resolve(RingFile.DIRECTORY));
+        Files.write(rings.resolve(seq + RingFile.SUFFIX), f.array());
+    }
+
+    private static Map<Long, List<Long>> read(ProcessQueue q) {
+        return read(q, new LinkedHashMap<>());
+    }
+
+    private static Map<Long, List<Long>> read(ProcessQueue q, Map<Long, String> names) {
+        Map<Long, List<Long>> ticks = new LinkedHashMap<>();
+        q.read(new RecordVisitor() {
+            @Override
+            public void thread(ThreadInfo thread) {
+                names.put(thread.threadId(), thread.name());
+            }
+
+            @Override
+            public void batch(EventBatchReader events) throws FormatException {
+                List<Long> list = ticks.computeIfAbsent(events.threadId(), k -> new ArrayList<>());
+                while (events.next()) {
+                    list.add(events.tick);
+                }
+            }
+        });
+        return ticks;
+    }
+
+    private static List<Long> cursorTicks(ProcessQueue q, long thread) throws FormatException {
+        List<Long> ticks = new ArrayList<>();
+        try (BatchCursor c = q.batches(thread)) {
+            while (c.next()) {
+                while (c.events().next()) {
+                    ticks.add(c.events().tick);
+                }
+            }
+        }
+        return ticks;
+    }
+
+    /** Writes a process queue the way the drainer does. */
+    private static final class Writer implements AutoCloseable {
+        private final SingleChronicleQueue queue;
+        private final ExcerptAppender appender;
+        private final ByteSink record = new ByteSink(1 << 12);
+
+        Writer(Path dir) {
+            queue = SingleChronicleQueueBuilder.binary(dir).rollCycle(LargeRollCycles.LARGE_DAILY).build();
+            appender = queue.createAppender();
+            new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
+                    1e9, Optional.empty(), 1024, "17", "test", "test.yaml", 5).encode(start());
+            append();
+        }
+
+        void thread(long tid, String name) {
+            new ThreadInfo(tid, name).encode(start());
+            append();
+        }
+
+        void batch(long tid, List<long[]> events) {
+            EventBatchEncoder.encode(start(), tid, slots(events), events.size(), null, false);
+            append();
+        }
+
+        void end() {
+            new ProcessEnd(0, 0, 0, "").encode(start());
+            append();
+        }
+
+        private ByteSink start() {
+            record.clear();
+            return record;
+        }
+
+        private void append() {
+            try (DocumentContext dc = appender.writingDocument()) {
+                dc.wire().bytes().write(record.array(), 0, record.size());
+            }
+        }
+
+        @Override
+        public void close() {
+            appender.close();
+            queue.close();
+        }
+    }
+}
