@@ -58,7 +58,7 @@ final class OverheadCommand {
 
     /** The command line. */
     record Plan(String app, int runs, int warmup, int workers, int threads, Integer iterations, List<String> appArgs,
-                Path json, boolean keep) {
+                String agentArgs, Path json, boolean keep) {
     }
 
     /**
@@ -82,6 +82,8 @@ final class OverheadCommand {
         int threads = 2;
         Integer iterations = null;
         Path json = null;
+        Path config = null;
+        String agentArgs = "";
         boolean keep = false;
         List<String> appArgs = new ArrayList<>();
         try {
@@ -107,6 +109,8 @@ final class OverheadCommand {
                     case "--threads" -> threads = Integer.parseInt(v);
                     case "--iterations" -> iterations = Integer.parseInt(v);
                     case "--json" -> json = Path.of(v);
+                    case "--config" -> config = Path.of(v).toAbsolutePath();
+                    case "--agent-args" -> agentArgs = "," + v;
                     default -> {
                         return BenchMain.usage("unknown argument to overhead: " + a);
                     }
@@ -130,7 +134,7 @@ final class OverheadCommand {
             return 1;
         }
         Path examples = Path.of(home, "examples", "target", "dprof-examples.jar");
-        Path yaml = Path.of(home).resolve(YAML.get(app));
+        Path yaml = config != null ? config : Path.of(home).resolve(YAML.get(app));
         for (Path p : List.of(examples, yaml)) {
             if (!Files.isRegularFile(p)) {
                 System.err.println("dprof bench: " + p + " is missing; build with"
@@ -138,7 +142,8 @@ final class OverheadCommand {
                 return 1;
             }
         }
-        Plan plan = new Plan(app, runs, warmup, workers, threads, iterations, List.copyOf(appArgs), json, keep);
+        Plan plan = new Plan(app, runs, warmup, workers, threads, iterations, List.copyOf(appArgs), agentArgs, json,
+                keep);
         Path work = Files.createTempDirectory("dprof-overhead-");
         try {
             return measure(plan, Path.of(jar).toAbsolutePath(), examples, yaml, work);
@@ -284,7 +289,8 @@ final class OverheadCommand {
             command.addAll(List.of("--iterations", plan.iterations().toString()));
         }
         if (agent) {
-            command.addAll(List.of("--jvm-arg", "-javaagent:" + agentJar + "=config=" + yaml + ",out=" + runs));
+            command.addAll(List.of("--jvm-arg", "-javaagent:" + agentJar + "=config=" + yaml + ",out=" + runs
+                    + plan.agentArgs()));
         }
         if (!plan.appArgs().isEmpty()) {
             command.add("--");
@@ -509,6 +515,7 @@ final class OverheadCommand {
         context.put("threads", plan.threads());
         context.put("warmupPairs", plan.warmup());
         context.put("config", yaml.toString());
+        context.put("agentArgs", plan.agentArgs().isEmpty() ? "" : plan.agentArgs().substring(1));
         context.put("appArgs", String.join(" ", plan.appArgs()));
         context.put("figure", "per run the longest 'APP: rank R span S s' over the ranks (inside the program,"
                 + " JVM start-up excluded); runs alternate with, without, with, ...");

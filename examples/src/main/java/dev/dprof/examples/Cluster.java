@@ -7,10 +7,12 @@ import dev.dprof.examples.service.Service;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -265,25 +268,42 @@ public final class Cluster {
     }
 
     /**
-     * {@code n} ports free on {@code host} right now. They are released before the workers bind
-     * them, so another process could take one in between; the workers then fail to listen and
-     * say so.
+     * {@code n} distinct ports free on {@code host} right now. They are released before the workers
+     * bind them, so they are drawn below the kernel's ephemeral range
+     * ({@code /proc/sys/net/ipv4/ip_local_port_range}): every port the kernel picks by itself — for
+     * a connecting socket, or a listener bound to port 0 such as each worker's channel listener — is
+     * inside that range, so in between only a process that binds this very port could take it (the
+     * workers then fail to listen and say so). Where the range is unknown, the kernel picks.
      */
     public static List<Integer> freePorts(int n, String host) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
+        InetAddress address = InetAddress.getByName(host);
+        int below = ephemeralLow();
+        List<Integer> ports = new ArrayList<>();
+        for (int attempt = 0; ports.size() < n; attempt++) {
+            boolean draw = below > FIRST_DRAWN_PORT && attempt < 100 * n;
+            int port = draw ? ThreadLocalRandom.current().nextInt(FIRST_DRAWN_PORT, below) : 0;
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(address, port));
+                if (!ports.contains(socket.getLocalPort())) {
+                    ports.add(socket.getLocalPort());
+                }
+            } catch (BindException e) {
+                // in use: draw another
+            }
+        }
+        return ports;
+    }
+
+    /** Ports below this are left alone: well-known and registered services live there. */
+    private static final int FIRST_DRAWN_PORT = 10_000;
+
+    /** The first port of the kernel's ephemeral range, or 0 if it cannot be read. */
+    private static int ephemeralLow() {
         try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                ServerSocket socket = new ServerSocket();
-                sockets.add(socket);
-                socket.bind(new InetSocketAddress(InetAddress.getByName(host), 0));
-                ports.add(socket.getLocalPort());
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 

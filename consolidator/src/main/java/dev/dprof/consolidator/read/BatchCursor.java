@@ -18,14 +18,14 @@ import net.openhft.chronicle.wire.DocumentContext;
 public final class BatchCursor implements AutoCloseable {
     private final ExcerptTailer tailer;
     private final long thread;
-    private final List<byte[]> recovered;
+    private final RingRecovery recovery;
     private int nextRecovered;
     private final EventBatchReader events = new EventBatchReader();
     private byte[] buffer = new byte[1 << 16];
 
-    BatchCursor(ExcerptTailer tailer, List<byte[]> recovered, long thread) {
+    BatchCursor(ExcerptTailer tailer, RingRecovery recovery, long thread) {
         this.tailer = tailer;
-        this.recovered = recovered;
+        this.recovery = recovery;
         this.thread = thread;
     }
 
@@ -39,7 +39,7 @@ public final class BatchCursor implements AutoCloseable {
         while (true) {
             int length;
             try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
+                if (!dc.isPresent() || recovery.beyond(dc.index())) {
                     return nextRecovered();
                 }
                 Bytes<?> bytes = dc.wire().bytes();
@@ -62,6 +62,7 @@ public final class BatchCursor implements AutoCloseable {
     }
 
     private boolean nextRecovered() throws FormatException {
+        List<byte[]> recovered = recovery.documents();
         while (nextRecovered < recovered.size()) {
             byte[] document = recovered.get(nextRecovered++);
             if (document[0] != RecordType.BATCH

@@ -114,7 +114,7 @@ public final class ProcessQueue implements AutoCloseable {
 
     /** A cursor over the batches of one thread ({@code thread ≥ 0}) or of all threads ({@code -1}). */
     public BatchCursor batches(long thread) {
-        return new BatchCursor(queue.createTailer(), recovery.documents(), thread);
+        return new BatchCursor(queue.createTailer(), recovery, thread);
     }
 
     /** Reads every record after the header, in written order. */
@@ -126,7 +126,7 @@ public final class ProcessQueue implements AutoCloseable {
             while (true) {
                 int length;
                 try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
+                    if (!dc.isPresent() || recovery.beyond(dc.index())) {
                         break;
                     }
                     Bytes<?> bytes = dc.wire().bytes();

@@ -35,20 +35,25 @@ import net.openhft.chronicle.wire.DocumentContext;
  * {@code max(n, tail)} to the head ({@code tail} being beyond {@code n} only when the queue refused
  * events, which were counted as lost). Nothing is recovered for a process whose queue has its end
  * record: its drainer wrote everything and removed its ring files, or was about to.
+ *
+ * <p>A process still running goes on appending while it is read: the queue is then read only up to
+ * the last document counted here ({@link #lastIndex}), so that no event is read from both.
  */
 final class RingRecovery {
-    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0);
+    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0, Long.MAX_VALUE);
     /** Events per recovered batch document, as the drainer's own batches at most. */
     private static final int BATCH_EVENTS = 8192;
 
     private final List<byte[]> documents;
     private final long events;
     private final int threads;
+    private final long lastIndex;
 
-    private RingRecovery(List<byte[]> documents, long events, int threads) {
+    private RingRecovery(List<byte[]> documents, long events, int threads, long lastIndex) {
         this.documents = documents;
         this.events = events;
         this.threads = threads;
+        this.lastIndex = lastIndex;
     }
 
     /** Recovers from {@code dir}'s ring files, if the queue has no end record; a file that cannot be read is named in {@code problems}. */
@@ -59,7 +64,8 @@ final class RingRecovery {
         }
         Map<Long, Long> written = new HashMap<>();
         Set<Long> named = new HashSet<>();
-        if (tally(queue, written, named)) {
+        long lastIndex = tally(queue, written, named);
+        if (lastIndex == ENDED) {
             return NONE;
         }
         List<byte[]> documents = new ArrayList<>();
@@ -100,7 +106,7 @@ final class RingRecovery {
             events += count;
             threads++;
         }
-        return new RingRecovery(List.copyOf(documents), events, threads);
+        return documents.isEmpty() ? NONE : new RingRecovery(List.copyOf(documents), events, threads, lastIndex);
     }
 
     /** The ring files in the order their rings were made (their names are sequence numbers). */
@@ -128,11 +134,15 @@ final class RingRecovery {
         }
     }
 
+    private static final long ENDED = Long.MAX_VALUE;
+
     /**
-     * Counts each thread's events in the queue and notes the named threads; true if the queue has
-     * its end record. A corrupt document is skipped here: reading the queue reports it.
+     * Counts each thread's events in the queue and notes the named threads; returns the index of the
+     * last document, or {@link #ENDED} if the queue has its end record. A corrupt document is
+     * skipped here: reading the queue reports it.
      */
-    private static boolean tally(SingleChronicleQueue queue, Map<Long, Long> written, Set<Long> named) {
+    private static long tally(SingleChronicleQueue queue, Map<Long, Long> written, Set<Long> named) {
+        long last = Long.MIN_VALUE;
         byte[] buffer = new byte[1 << 16];
         ByteSource in = new ByteSource(ByteBuffer.allocate(0));
         try (ExcerptTailer tailer = queue.createTailer()) {
@@ -140,8 +150,9 @@ final class RingRecovery {
                 int length;
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {
-                        return false;
+                        return last;
                     }
+                    last = dc.index();
                     Bytes<?> bytes = dc.wire().bytes();
                     length = (int) Math.min(bytes.readRemaining(), buffer.length);
                     bytes.read(buffer, 0, length);
@@ -150,7 +161,7 @@ final class RingRecovery {
                 try {
                     switch (in.readByte("record type")) {
                         case RecordType.END -> {
-                            return true;
+                            return ENDED;
                         }
                         case RecordType.THREAD -> named.add(in.readVarLong("thread id"));
                         case RecordType.BATCH -> {
@@ -171,6 +182,11 @@ final class RingRecovery {
     /** The recovered THREAD and BATCH records, each as the bytes of a queue document. */
     List<byte[]> documents() {
         return documents;
+    }
+
+    /** Whether the queue's document at {@code index} comes after what was counted, and is not to be read. */
+    boolean beyond(long index) {
+        return index > lastIndex;
     }
 
     long events() {

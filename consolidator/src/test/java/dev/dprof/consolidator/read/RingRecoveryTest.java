@@ -118,6 +118,28 @@ class RingRecoveryTest {
         }
     }
 
+    /**
+     * A process still running: its drainer appends what the ring files also hold while the queue is
+     * being read. The queue is read up to where recovery counted, so nothing is read twice.
+     */
+    @Test
+    void aQueueThatGrowsWhileItIsReadYieldsEveryEventOnce(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        List<long[]> events = events(6, new Random(3));
+        try (Writer w = new Writer(dir)) {
+            w.thread(20, "worker");
+            w.batch(20, events.subList(0, 2));
+        }
+        ringFile(dir, 1, 20, "worker", events, 2, 0);
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            try (Writer drainer = new Writer(dir, false)) {
+                drainer.batch(20, events.subList(2, 5));
+            }
+            assertEquals(Map.of(20L, ticks(events)), read(q));
+            assertEquals(ticks(events), cursorTicks(q, 20));
+        }
+    }
+
     /** THREAD_START, then ENTER events of increasing ticks with random payloads. */
     private static List<long[]> events(int n, Random random) {
         List<long[]> events = new ArrayList<>();
@@ -211,8 +233,16 @@ class RingRecoveryTest {
         private final ByteSink record = new ByteSink(1 << 12);
 
         Writer(Path dir) {
+            this(dir, true);
+        }
+
+        /** @param header whether to start the queue with a process header (else append to one) */
+        Writer(Path dir, boolean header) {
             queue = SingleChronicleQueueBuilder.binary(dir).rollCycle(LargeRollCycles.LARGE_DAILY).build();
             appender = queue.createAppender();
+            if (!header) {
+                return;
+            }
             new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
                     1e9, Optional.empty(), 1024, "17", "test", "test.yaml", 5).encode(start());
             append();
