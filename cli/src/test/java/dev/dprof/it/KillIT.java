@@ -112,13 +112,25 @@ class KillIT {
      */
     @Test
     void everyEventRecordedBeforeTheKillIsRead(@TempDir Path tmp) throws Exception {
+        killAfterBurstsAndCheck(tmp, ForkedJvm.app(BurstApp.class, tmp));
+
+        Path ended = tmp.resolve("ended");
+        ForkedJvm.app(CountingApp.class, tmp).agent(ForkedJvm.config(tmp, CountingIT.YAML), ended).args(2, 100).runOk();
+        try (Stream<Path> files = Files.walk(ended)) {
+            assertEquals(List.of(), files.filter(f -> f.toString().endsWith(RingFile.SUFFIX)).toList(),
+                    "ring files left after a normal end");
+        }
+    }
+
+    /** Two bursts of {@link BurstApp} 4 s apart, killed as soon as the second is over; every event is read. */
+    static void killAfterBurstsAndCheck(Path tmp, ForkedJvm burstApp) throws Exception {
         Path out = tmp.resolve("out");
         Path config = ForkedJvm.config(tmp, """
                 drainIntervalMs: %d
                 regions:
                   - {name: burst.step, class: dev.dprof.it.app.BurstApp, method: step}
                 """.formatted(DRAIN_MS));
-        Running app = ForkedJvm.app(BurstApp.class, tmp).agent(config, out).start();
+        Running app = burstApp.agent(config, out).start();
         app.awaitLine("ready");
         Thread.sleep(1000);
         app.println("go");
@@ -133,13 +145,6 @@ class KillIT {
         assertEquals(List.of(), run.problems());
         assertEquals(2L * BurstApp.CALLS, run.count("burst.step", EventKind.ENTER), "both bursts are on disk");
         assertEquals(2L * BurstApp.CALLS, run.count("burst.step", EventKind.EXIT));
-
-        Path ended = tmp.resolve("ended");
-        ForkedJvm.app(CountingApp.class, tmp).agent(ForkedJvm.config(tmp, CountingIT.YAML), ended).args(2, 100).runOk();
-        try (Stream<Path> files = Files.walk(ended)) {
-            assertEquals(List.of(), files.filter(f -> f.toString().endsWith(RingFile.SUFFIX)).toList(),
-                    "ring files left after a normal end");
-        }
     }
 
     /**
