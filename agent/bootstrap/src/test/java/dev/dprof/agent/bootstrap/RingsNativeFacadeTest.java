@@ -246,6 +246,43 @@ class RingsNativeFacadeTest {
         drainUntilEnded(c, late.getId());
     }
 
+    /**
+     * A ring whose file cannot be made (here: the directory is gone; in practice a full disk) lives
+     * in memory instead, and while it does the rings are not durable, so the drainer polls at its
+     * interval; once that ring is released they are durable again.
+     */
+    @Test
+    void aRingWithoutItsFileMakesTheRingsVolatileUntilReleased() throws Exception {
+        CountDownLatch recorded = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            Rings.record(EventCodes.header(10, 1));
+            recorded.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "no-file");
+        assertTrue(NativeRing.setRingDirectory(ringDir.resolve("missing").toString()));
+        try {
+            t.start();
+            recorded.await();
+        } finally {
+            assertTrue(NativeRing.setRingDirectory(ringDir.toString()));
+        }
+        assertFalse(hasRingFile(t.getId()));
+        assertFalse(Rings.durable(), "an application thread's ring without a file");
+        assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitFill(FOREVER_NANOS)),
+                "volatile rings: the drainer must poll, not sleep");
+        release.countDown();
+        t.join();
+        Collector c = new Collector();
+        drainUntilEnded(c, t.getId());
+        assertEquals(List.of(1, 10, 2), c.of(t.getId()).stream().map(Slot::kind).toList());
+        assertTrue(Rings.durable(), "the ring without a file is released");
+    }
+
     private static boolean hasRingFile(long tid) throws Exception {
         return findRingFile(tid) != null;
     }
