@@ -80,13 +80,14 @@ public final class BenchMain {
                        About 3 minutes after the run is generated and consolidated.
 
             usage: ./dprof bench overhead [--app kmeans] [--runs 5] [--warmup 1] [--workers 4] [--threads 2]
-                                          [--iterations I] [--config YAML] [--agent-args ARGS] [--json FILE]
-                                          [--keep] [-- APP_OPTIONS...]
+                                          [--iterations I] [--config YAML] [--agent-args ARGS] [--jvm-arg ARG]...
+                                          [--json FILE] [--keep] [-- APP_OPTIONS...]
 
               overhead  the agent's cost to a real cluster: the example (kmeans, pagerank, cc, service) with its
                        YAML, run with and without the agent, alternating, R times each (5) after warm-up pairs;
                        median and IQR of the longest iteration span per run, slowdown = median ratio - 1
                        (target <= 1%) with a 95% bootstrap interval. About 2 minutes for kmeans.
                 --config YAML      the agent's YAML instead of the example's own
-                --agent-args ARGS  appended to the agent's argument, e.g. warmup=false""";
+                --agent-args ARGS  appended to the agent's argument, e.g. warmup=false
+                --jvm-arg ARG      a JVM option for every worker, with and without the agent""";
 }

@@ -58,7 +58,7 @@ final class OverheadCommand {
 
     /** The command line. */
     record Plan(String app, int runs, int warmup, int workers, int threads, Integer iterations, List<String> appArgs,
-                String agentArgs, Path json, boolean keep) {
+                String agentArgs, List<String> jvmArgs, Path json, boolean keep) {
     }
 
     /**
@@ -84,6 +84,7 @@ final class OverheadCommand {
         Path json = null;
         Path config = null;
         String agentArgs = "";
+        List<String> jvmArgs = new ArrayList<>();
         boolean keep = false;
         List<String> appArgs = new ArrayList<>();
         try {
@@ -111,6 +112,7 @@ final class OverheadCommand {
                     case "--json" -> json = Path.of(v);
                     case "--config" -> config = Path.of(v).toAbsolutePath();
                     case "--agent-args" -> agentArgs = "," + v;
+                    case "--jvm-arg" -> jvmArgs.add(v);
                     default -> {
                         return BenchMain.usage("unknown argument to overhead: " + a);
                     }
@@ -142,8 +144,8 @@ final class OverheadCommand {
                 return 1;
             }
         }
-        Plan plan = new Plan(app, runs, warmup, workers, threads, iterations, List.copyOf(appArgs), agentArgs, json,
-                keep);
+        Plan plan = new Plan(app, runs, warmup, workers, threads, iterations, List.copyOf(appArgs), agentArgs,
+                List.copyOf(jvmArgs), json, keep);
         Path work = Files.createTempDirectory("dprof-overhead-");
         try {
             return measure(plan, Path.of(jar).toAbsolutePath(), examples, yaml, work);
@@ -287,6 +289,9 @@ final class OverheadCommand {
                 "--timeout-s", "600"));
         if (plan.iterations() != null) {
             command.addAll(List.of("--iterations", plan.iterations().toString()));
+        }
+        for (String arg : plan.jvmArgs()) {
+            command.addAll(List.of("--jvm-arg", arg));
         }
         if (agent) {
             command.addAll(List.of("--jvm-arg", "-javaagent:" + agentJar + "=config=" + yaml + ",out=" + runs
@@ -516,6 +521,7 @@ final class OverheadCommand {
         context.put("warmupPairs", plan.warmup());
         context.put("config", yaml.toString());
         context.put("agentArgs", plan.agentArgs().isEmpty() ? "" : plan.agentArgs().substring(1));
+        context.put("jvmArgs", String.join(" ", plan.jvmArgs()));
         context.put("appArgs", String.join(" ", plan.appArgs()));
         context.put("figure", "per run the longest 'APP: rank R span S s' over the ranks (inside the program,"
                 + " JVM start-up excluded); runs alternate with, without, with, ...");
