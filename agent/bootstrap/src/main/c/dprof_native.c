@@ -33,7 +33,6 @@
  * one sees the other side's store, so a half-full ring never waits for a sleeping drainer. The
  * fast path pays an and and a branch on a line it writes anyway.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <jni.h>
 #include <limits.h>
@@ -107,7 +106,8 @@ typedef struct ring {
     int32_t flags;       /* FILE_FLAG_PRIVATE: the agent's own thread, never recovered */
     uint32_t name_length;
     char name[FILE_NAME_MAX];
-    char pad2[dev_dprof_agent_bootstrap_NativeRing_FILE_LOCAL_AT - 172 - FILE_NAME_MAX];
+    char pad2[dev_dprof_agent_bootstrap_NativeRing_FILE_LOCAL_AT - dev_dprof_agent_bootstrap_NativeRing_FILE_NAME_AT
+              - FILE_NAME_MAX];
 
     /* Process-local from here: meaningless in the file. */
     slot_t *slots;
@@ -190,6 +190,11 @@ static inline int ring_put(ring_t *r, int64_t tick, int32_t header, int32_t cpu,
     return 0;
 }
 
+/* Whether at least half of the ring holds slots the drainer has not handed back. */
+static inline int half_full(const ring_t *r, uint64_t head, uint64_t tail) {
+    return head - tail > r->mask / 2;
+}
+
 static void wake_drainer(void) {
     if (__atomic_exchange_n(&drainer_idle, 0, __ATOMIC_SEQ_CST)) {
         syscall(SYS_futex, &drainer_idle, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -199,8 +204,7 @@ static void wake_drainer(void) {
 /* Every quarter of the ring, out of line: wakes a sleeping drainer once half the ring is used
    (see "Waking the drainer" at the top), and returns the put's result. */
 static __attribute__((noinline, cold)) jint check_fill(ring_t *r, uint64_t head, jint stored) {
-    uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-    if (head - tail > r->mask / 2) {
+    if (half_full(r, head, __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE))) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         if (__atomic_load_n(&drainer_idle, __ATOMIC_RELAXED)) {
             wake_drainer();
@@ -297,7 +301,7 @@ static ring_t *ring_create(void) {
     /* Both kinds of mapping start zeroed. */
     r->slots = (slot_t *) ((char *) r + FILE_HEADER_BYTES);
     r->mask = events - 1;
-    r->check_mask = (events >= 4 ? events / 4 : 1) - 1;
+    r->check_mask = r->mask >> 2; /* every quarter of the ring (every slot of a ring of 2) */
     r->events = events;
     r->slot_bytes = SLOT_BYTES;
     r->version = FILE_VERSION;
@@ -461,11 +465,16 @@ JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_markPrivate(JNI
     }
 }
 
-JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_durable(JNIEnv *env, jclass cls) {
+/* Whether ring files are on and every live ring of the application has one; takes the registry lock. */
+static int rings_durable(void) {
     pthread_mutex_lock(&registry_lock);
     int durable = ring_dir != NULL && volatile_rings == 0;
     pthread_mutex_unlock(&registry_lock);
-    return durable ? JNI_TRUE : JNI_FALSE;
+    return durable;
+}
+
+JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_durable(JNIEnv *env, jclass cls) {
+    return rings_durable() ? JNI_TRUE : JNI_FALSE;
 }
 
 JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_removeFiles(JNIEnv *env, jclass cls) {
@@ -633,7 +642,7 @@ static int any_ring_half_full(void) {
     int full = 0;
     pthread_mutex_lock(&registry_lock);
     for (ring_t *r = registry_head; r != NULL && !full; r = r->next) {
-        full = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) - r->tail > r->mask / 2;
+        full = half_full(r, __atomic_load_n(&r->head, __ATOMIC_ACQUIRE), r->tail);
     }
     pthread_mutex_unlock(&registry_lock);
     return full;
@@ -641,7 +650,8 @@ static int any_ring_half_full(void) {
 
 JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_awaitFill(JNIEnv *env, jclass cls,
                                                                               jlong timeout_nanos) {
-    if (timeout_nanos <= 0) {
+    /* Volatile rings lose what they hold to a kill -9: their drainer polls at its interval instead. */
+    if (timeout_nanos <= 0 || !rings_durable()) {
         return JNI_FALSE;
     }
     __atomic_store_n(&drainer_idle, 1, __ATOMIC_SEQ_CST);

@@ -94,9 +94,11 @@ final class AgentStarter {
             warn("cannot write the event queue in " + dir + " (" + e + "); the application runs unprofiled");
             return;
         }
-        if (Rings.NATIVE && !Rings.useRingFiles(dir.resolve(RingFile.DIRECTORY))) {
-            warn("cannot make ring files in " + dir.resolve(RingFile.DIRECTORY) + "; after a kill -9, events of the"
-                    + " last " + config.drainIntervalMs() + " ms are lost");
+        try {
+            Rings.useRingFiles(dir.resolve(RingFile.DIRECTORY));
+        } catch (IOException | RuntimeException e) {
+            warn("cannot make ring files (" + e + "); after a kill -9, events of the last "
+                    + config.drainIntervalMs() + " ms are lost");
         }
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,

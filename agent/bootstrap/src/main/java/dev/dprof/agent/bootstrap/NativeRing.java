@@ -120,8 +120,9 @@ public final class NativeRing {
 
     /**
      * Sleeps until a ring is half full, {@link #wake} is called, or {@code timeoutNanos} pass.
-     * Returns false at once, without sleeping, if a ring is half full already or a wake came since
-     * the last call. One consumer thread only.
+     * Returns false at once, without sleeping, if the rings are not {@link #durable} (their
+     * consumer must drain at its interval), a ring is half full already, or a wake came since the
+     * last call. One consumer thread only.
      */
     public static native boolean awaitFill(long timeoutNanos);
 

@@ -136,18 +136,18 @@ public final class Rings {
     /**
      * Gives rings created from now on a file each in {@code dir} (created if missing), so that what
      * a killed process recorded survives it ({@code dev.dprof.format.RingFile}). Only the native
-     * rings can; returns whether rings now get files.
+     * rings can; with the Java rings this does nothing.
+     *
+     * @throws IOException naming {@code dir} and why its files cannot be made
      */
-    public static boolean useRingFiles(Path dir) {
+    public static void useRingFiles(Path dir) throws IOException {
         if (!NATIVE) {
-            return false;
+            return;
         }
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException | RuntimeException e) {
-            return false;
+        Files.createDirectories(dir);
+        if (!NativeRing.setRingDirectory(dir.toString())) {
+            throw new IOException(dir + ": out of native memory for the ring directory's name");
         }
-        return NativeRing.setRingDirectory(dir.toString());
     }
 
     /**
@@ -220,7 +220,7 @@ public final class Rings {
      * then drains at its interval.
      */
     public static boolean awaitFill(long timeoutNanos) {
-        return NATIVE && NativeRing.durable() && NativeRing.awaitFill(timeoutNanos);
+        return NATIVE && NativeRing.awaitFill(timeoutNanos);
     }
 
     /** Ends the drainer's {@link #awaitFill}, or makes its next one return at once. */

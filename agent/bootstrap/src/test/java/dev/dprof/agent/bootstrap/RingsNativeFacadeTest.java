@@ -29,9 +29,9 @@ class RingsNativeFacadeTest {
     static Path ringDir;
 
     @BeforeAll
-    static void init() {
+    static void init() throws Exception {
         line = RingConfig.init(true, RingConfig.CLOCK_RDTSC, RING_EVENTS);
-        assertTrue(Rings.useRingFiles(ringDir));
+        Rings.useRingFiles(ringDir);
     }
 
     @Test
@@ -78,33 +78,20 @@ class RingsNativeFacadeTest {
      */
     @Test
     void lastDrainEndsEveryEndedThreadExactlyOnce() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch recorded = new CountDownLatch(1);
-        Thread alive = new Thread(() -> {
-            Rings.record(EventCodes.header(10, 7));
-            recorded.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "still-running");
-        alive.start();
+        Parked alive = new Parked("still-running", () -> Rings.record(EventCodes.header(10, 7)));
         Thread ended = new Thread(() -> Rings.record(EventCodes.header(10, 8)), "just-ended");
         ended.start();
         ended.join();
-        recorded.await();
 
         Collector c = new Collector();
         Rings.drainLast(c, ByteBuffer.allocateDirect(4096));
-        release.countDown();
-        alive.join();
+        alive.end();
 
         assertEquals(List.of(), c.violations);
         assertEquals(List.of(1, 10, 2), c.of(ended.getId()).stream().map(Slot::kind).toList());
         assertTrue(c.hasEnded(ended.getId()));
-        assertEquals(List.of(1, 10), c.of(alive.getId()).stream().map(Slot::kind).toList());
-        assertFalse(c.hasEnded(alive.getId()), "a live thread has not ended");
+        assertEquals(List.of(1, 10), c.of(alive.id()).stream().map(Slot::kind).toList());
+        assertFalse(c.hasEnded(alive.id()), "a live thread has not ended");
     }
 
     /** Longer than any test may take: a sleep that ends only by its timeout fails the test. */
@@ -180,21 +167,11 @@ class RingsNativeFacadeTest {
      */
     @Test
     void theRingFileHoldsWhatIsNotYetDrained() throws Exception {
-        CountDownLatch recorded = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread t = new Thread(() -> {
+        Parked t = new Parked("filed-\u00e9", () -> {
             Rings.record(EventCodes.header(10, 1), 11);
             Rings.record(EventCodes.header(10, 2), 22, 33);
-            recorded.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "filed-\u00e9");
-        t.start();
-        recorded.await();
-        long tid = t.getId();
+        });
+        long tid = t.id();
         Path file = ringFileOf(tid);
         RingFile ring = RingFile.read(file);
         assertEquals("filed-\u00e9", ring.threadName());
@@ -216,8 +193,7 @@ class RingsNativeFacadeTest {
         assertEquals(3, drained.tail(), "drained slots are handed back");
         assertEquals(0, drained.slotsFrom(0).remaining());
 
-        release.countDown();
-        t.join();
+        t.end();
         Backend.NATIVE.awaitDeadWithoutDraining(tid);
         RingFile ended = RingFile.read(file);
         assertTrue(ended.dead());
@@ -253,34 +229,54 @@ class RingsNativeFacadeTest {
      */
     @Test
     void aRingWithoutItsFileMakesTheRingsVolatileUntilReleased() throws Exception {
-        CountDownLatch recorded = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread t = new Thread(() -> {
-            Rings.record(EventCodes.header(10, 1));
-            recorded.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "no-file");
         assertTrue(NativeRing.setRingDirectory(ringDir.resolve("missing").toString()));
+        Parked t;
         try {
-            t.start();
-            recorded.await();
+            t = new Parked("no-file", () -> Rings.record(EventCodes.header(10, 1)));
         } finally {
             assertTrue(NativeRing.setRingDirectory(ringDir.toString()));
         }
-        assertFalse(hasRingFile(t.getId()));
+        assertFalse(hasRingFile(t.id()));
         assertFalse(Rings.durable(), "an application thread's ring without a file");
         assertFalse(assertTimeoutPreemptively(LIVENESS, () -> Rings.awaitFill(FOREVER_NANOS)),
                 "volatile rings: the drainer must poll, not sleep");
-        release.countDown();
-        t.join();
+        t.end();
         Collector c = new Collector();
-        drainUntilEnded(c, t.getId());
-        assertEquals(List.of(1, 10, 2), c.of(t.getId()).stream().map(Slot::kind).toList());
+        drainUntilEnded(c, t.id());
+        assertEquals(List.of(1, 10, 2), c.of(t.id()).stream().map(Slot::kind).toList());
         assertTrue(Rings.durable(), "the ring without a file is released");
+    }
+
+    /** A thread that records, then waits until {@link #end}, so that its ring stays alive meanwhile. */
+    private static final class Parked {
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final Thread thread;
+
+        /** Starts the thread and returns once it has recorded. */
+        Parked(String name, Runnable record) throws InterruptedException {
+            CountDownLatch recorded = new CountDownLatch(1);
+            thread = new Thread(() -> {
+                record.run();
+                recorded.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, name);
+            thread.start();
+            recorded.await();
+        }
+
+        long id() {
+            return thread.getId();
+        }
+
+        /** Lets the thread end and waits for it. */
+        void end() throws InterruptedException {
+            release.countDown();
+            thread.join();
+        }
     }
 
     private static boolean hasRingFile(long tid) throws Exception {
