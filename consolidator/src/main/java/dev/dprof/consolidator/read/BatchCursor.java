@@ -39,7 +39,7 @@ public final class BatchCursor implements AutoCloseable {
         while (true) {
             int length;
             try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent() || recovery.beyond(dc.index())) {
+                if (!dc.isPresent() || dc.index() > recovery.lastIndex()) {
                     return nextRecovered();
                 }
                 Bytes<?> bytes = dc.wire().bytes();
@@ -65,12 +65,13 @@ public final class BatchCursor implements AutoCloseable {
         List<byte[]> recovered = recovery.documents();
         while (nextRecovered < recovered.size()) {
             byte[] document = recovered.get(nextRecovered++);
-            if (document[0] != RecordType.BATCH
-                    || thread >= 0 && leadingVarint(Bytes.wrapForRead(document), 1) != thread) {
+            if (document[0] != RecordType.BATCH) {
                 continue;
             }
             events.reset(document, 1, document.length - 1);
-            return true;
+            if (thread < 0 || events.threadId() == thread) {
+                return true;
+            }
         }
         return false;
     }

@@ -49,7 +49,9 @@ public final class ProcessQueue implements AutoCloseable {
         this.dir = dir;
         this.queue = queue;
         this.header = header;
-        this.recovery = RingRecovery.of(dir, header, queue, problems);
+        // The tally drops what it finds corrupt: read() reports it.
+        this.recovery = RingRecovery.of(dir, header,
+                visitor -> readQueue(visitor, new EventBatchReader(), Long.MAX_VALUE, new ArrayList<>()), problems);
     }
 
     /** Whether {@code dir} looks like a process's queue directory. */
@@ -120,15 +122,37 @@ public final class ProcessQueue implements AutoCloseable {
     /** Reads every record after the header, in written order. */
     public void read(RecordVisitor visitor) {
         EventBatchReader batch = new EventBatchReader();
+        readQueue(visitor, batch, recovery.lastIndex(), problems);
         ByteSource in = new ByteSource(ByteBuffer.allocate(0));
+        int k = 0;
+        for (byte[] document : recovery.documents()) {
+            in.reset(ByteBuffer.wrap(document));
+            try {
+                dispatch(in, batch, visitor);
+            } catch (FormatException e) {
+                problems.add(dir + ": recovered record " + k + " skipped: " + e.getMessage());
+            }
+            k++;
+        }
+    }
+
+    /**
+     * Reads the queue's records after the header, up to the document at {@code lastIndex}; a corrupt
+     * one goes to {@code problems}. Returns the index of the last document read, or
+     * {@link Long#MIN_VALUE} if there was none.
+     */
+    private long readQueue(RecordVisitor visitor, EventBatchReader batch, long lastIndex, List<String> problems) {
+        ByteSource in = new ByteSource(ByteBuffer.allocate(0));
+        long last = Long.MIN_VALUE;
         try (ExcerptTailer tailer = queue.createTailer()) {
             long index = 0;
             while (true) {
                 int length;
                 try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent() || recovery.beyond(dc.index())) {
-                        break;
+                    if (!dc.isPresent() || dc.index() > lastIndex) {
+                        return last;
                     }
+                    last = dc.index();
                     Bytes<?> bytes = dc.wire().bytes();
                     length = (int) bytes.readRemaining();
                     if (buffer.length < length) {
@@ -146,16 +170,6 @@ public final class ProcessQueue implements AutoCloseable {
                     problems.add(dir + ": record " + (index - 1) + " skipped: " + e.getMessage());
                 }
             }
-        }
-        int k = 0;
-        for (byte[] document : recovery.documents()) {
-            in.reset(ByteBuffer.wrap(document));
-            try {
-                dispatch(in, batch, visitor);
-            } catch (FormatException e) {
-                problems.add(dir + ": recovered record " + k + " skipped: " + e.getMessage());
-            }
-            k++;
         }
     }
 

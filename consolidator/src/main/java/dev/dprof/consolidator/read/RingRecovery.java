@@ -2,11 +2,11 @@ package dev.dprof.consolidator.read;
 
 import dev.dprof.clock.ClockSource;
 import dev.dprof.format.ByteSink;
-import dev.dprof.format.ByteSource;
 import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
-import dev.dprof.format.RecordType;
 import dev.dprof.format.RingFile;
 import dev.dprof.format.ThreadInfo;
 import java.io.IOException;
@@ -21,10 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * What a process that did not end had recorded and not yet written to its queue, taken from its
@@ -56,16 +52,24 @@ final class RingRecovery {
         this.lastIndex = lastIndex;
     }
 
-    /** Recovers from {@code dir}'s ring files, if the queue has no end record; a file that cannot be read is named in {@code problems}. */
-    static RingRecovery of(Path dir, ProcessHeader header, SingleChronicleQueue queue, List<String> problems) {
+    /** Reads the queue's records (without anything recovered); returns the index of its last document. */
+    @FunctionalInterface
+    interface QueueScan {
+        long read(RecordVisitor visitor);
+    }
+
+    /**
+     * Recovers from {@code dir}'s ring files, if the queue ({@code scan}) has no end record; a file
+     * that cannot be read is named in {@code problems}.
+     */
+    static RingRecovery of(Path dir, ProcessHeader header, QueueScan scan, List<String> problems) {
         List<Path> files = ringFiles(dir.resolve(RingFile.DIRECTORY), problems);
         if (files.isEmpty()) {
             return NONE;
         }
-        Map<Long, Long> written = new HashMap<>();
-        Set<Long> named = new HashSet<>();
-        long lastIndex = tally(queue, written, named);
-        if (lastIndex == ENDED) {
+        Tally tally = new Tally();
+        long lastIndex = scan.read(tally);
+        if (tally.ended) {
             return NONE;
         }
         List<byte[]> documents = new ArrayList<>();
@@ -84,12 +88,12 @@ final class RingRecovery {
                 continue;
             }
             long tid = ring.threadId();
-            ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), written.getOrDefault(tid, 0L)));
+            ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), tally.written.getOrDefault(tid, 0L)));
             int count = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
             if (count == 0) {
                 continue;
             }
-            if (named.add(tid)) {
+            if (tally.named.add(tid)) {
                 sink.clear();
                 new ThreadInfo(tid, ring.threadName()).encode(sink);
                 documents.add(sink.toByteArray());
@@ -134,48 +138,25 @@ final class RingRecovery {
         }
     }
 
-    private static final long ENDED = Long.MAX_VALUE;
+    /** Each thread's events in the queue, the named threads, and whether the queue has its end record. */
+    private static final class Tally implements RecordVisitor {
+        final Map<Long, Long> written = new HashMap<>();
+        final Set<Long> named = new HashSet<>();
+        boolean ended;
 
-    /**
-     * Counts each thread's events in the queue and notes the named threads; returns the index of the
-     * last document, or {@link #ENDED} if the queue has its end record. A corrupt document is
-     * skipped here: reading the queue reports it.
-     */
-    private static long tally(SingleChronicleQueue queue, Map<Long, Long> written, Set<Long> named) {
-        long last = Long.MIN_VALUE;
-        byte[] buffer = new byte[1 << 16];
-        ByteSource in = new ByteSource(ByteBuffer.allocate(0));
-        try (ExcerptTailer tailer = queue.createTailer()) {
-            while (true) {
-                int length;
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        return last;
-                    }
-                    last = dc.index();
-                    Bytes<?> bytes = dc.wire().bytes();
-                    length = (int) Math.min(bytes.readRemaining(), buffer.length);
-                    bytes.read(buffer, 0, length);
-                }
-                in.reset(ByteBuffer.wrap(buffer, 0, length));
-                try {
-                    switch (in.readByte("record type")) {
-                        case RecordType.END -> {
-                            return ENDED;
-                        }
-                        case RecordType.THREAD -> named.add(in.readVarLong("thread id"));
-                        case RecordType.BATCH -> {
-                            long tid = in.readVarLong("thread id");
-                            in.readByte("columns");
-                            written.merge(tid, in.readVarLong("count"), Long::sum);
-                        }
-                        default -> {
-                        }
-                    }
-                } catch (FormatException e) {
-                    // Left to the reading of the queue, which reports it.
-                }
-            }
+        @Override
+        public void thread(ThreadInfo thread) {
+            named.add(thread.threadId());
+        }
+
+        @Override
+        public void batch(EventBatchReader events) {
+            written.merge(events.threadId(), (long) events.count(), Long::sum);
+        }
+
+        @Override
+        public void end(ProcessEnd end) {
+            ended = true;
         }
     }
 
@@ -184,9 +165,9 @@ final class RingRecovery {
         return documents;
     }
 
-    /** Whether the queue's document at {@code index} comes after what was counted, and is not to be read. */
-    boolean beyond(long index) {
-        return index > lastIndex;
+    /** The index of the last queue document counted: reading the queue stops there. */
+    long lastIndex() {
+        return lastIndex;
     }
 
     long events() {
