@@ -25,6 +25,14 @@ public final class EventCodes {
     public static final int PROCESS_START = 12;
     public static final int PROCESS_END = 13;
     public static final int PROBE_COST = 14;
+    /** A thread hands something to another thread of its process (payload: channel, key); {@link HandoffRegions}. */
+    public static final int HANDOFF_PUT = 15;
+    /** A thread has taken what another thread of its process handed over (payload: channel, key). */
+    public static final int HANDOFF_TAKE = 16;
+    /** A virtual thread was mounted on the recording carrier (payload: the virtual thread's id). */
+    public static final int VT_MOUNT = 17;
+    /** The virtual thread is about to be unmounted from the recording carrier (payload: its id). */
+    public static final int VT_UNMOUNT = 18;
 
     /*
      * The second payload of BARRIER_ENTER/BARRIER_EXIT, the collective's shape (format version 2,

@@ -33,7 +33,22 @@ public enum EventKind {
     PROCESS_START(EventCodes.PROCESS_START, 0),
     PROCESS_END(EventCodes.PROCESS_END, 0),
     /** The probe's own cost was measured here (payload: ticks per 1024 enter+exit pairs, pairs measured). */
-    PROBE_COST(EventCodes.PROBE_COST, 2);
+    PROBE_COST(EventCodes.PROBE_COST, 2),
+    /**
+     * Something is handed to another thread of the same process: a queue's element, an executor's
+     * task, a future's value, a new thread (payload: channel, key; {@link HandoffRegions}). Stamped
+     * <b>before</b> the other thread can see it.
+     */
+    HANDOFF_PUT(EventCodes.HANDOFF_PUT, 2),
+    /** What a {@link #HANDOFF_PUT} of the same process with equal payload handed over was taken; stamped <b>after</b>. */
+    HANDOFF_TAKE(EventCodes.HANDOFF_TAKE, 2),
+    /**
+     * A virtual thread was mounted on the carrier whose ring records this (payload: the virtual
+     * thread's id): the carrier's events up to the matching {@link #VT_UNMOUNT} are the virtual thread's.
+     */
+    VT_MOUNT(EventCodes.VT_MOUNT, 1),
+    /** The virtual thread (payload: its id) leaves the carrier; stamped before it does. */
+    VT_UNMOUNT(EventCodes.VT_UNMOUNT, 1);
 
     private static final EventKind[] BY_CODE = new EventKind[256];
 
@@ -62,12 +77,19 @@ public enum EventKind {
     }
 
     /**
-     * Whether the event takes part in communication (a send, a receive, a barrier enter or exit):
+     * Whether the event takes part in communication (a send, a receive, a barrier enter or exit, a
+     * handoff's end, or a virtual thread's mount or unmount, which says whose the events are):
      * what the consolidator's first pass collects for matching, and what a batch without any of
      * them may say in its flags ({@link EventBatchEncoder#FLAG_NO_COMMUNICATION}).
      */
     public boolean communicates() {
-        return this == SEND || this == RECEIVE || this == BARRIER_ENTER || this == BARRIER_EXIT;
+        return this == SEND || this == RECEIVE || this == BARRIER_ENTER || this == BARRIER_EXIT
+                || this == HANDOFF_PUT || this == HANDOFF_TAKE || this == VT_MOUNT || this == VT_UNMOUNT;
+    }
+
+    /** Whether the event is one end of a handoff between two threads of one process. */
+    public boolean handsOff() {
+        return this == HANDOFF_PUT || this == HANDOFF_TAKE;
     }
 
     /** The kind with this code, or {@code null} if this version does not know it. */

@@ -1,0 +1,69 @@
+package dev.dprof.format;
+
+import java.util.Locale;
+
+/**
+ * The handoffs the agent records between threads of one process without any configuration, and
+ * how their events read ({@link EventKind#HANDOFF_PUT}, {@link EventKind#HANDOFF_TAKE}).
+ *
+ * <p>A handoff's region is its <em>site</em>: region kind {@value #REGION_KIND}, named
+ * {@code "<kind>: <class> allocated in <where>"} ({@link #siteName}), e.g.
+ * {@code queue: LinkedBlockingQueue allocated in RequestPipeline.<init>:42}. The same site in
+ * several processes is one region, as every region name is.
+ *
+ * <p>Payload: {@code a} is the channel, {@code b} the key. Within one process, a take matches the
+ * put with equal {@code (a, b)}; several takes may match one put (a future joined by several
+ * threads). A key put twice in one process implies nothing and is counted. Keys are exact — a
+ * per-object sequence number, a thread id — never a hash. Channels:
+ * <ul>
+ * <li>{@link #THREAD_START}: {@code Thread.start} puts the new thread's id; the take is that
+ * thread's first event in the process (no event of its own is recorded for it);</li>
+ * <li>{@link #THREAD_END}: a thread puts its own id as it ends; {@code join} takes it;</li>
+ * <li>from {@link #FIRST_OBJECT} on: one channel per queue, executor or future table of the process,
+ * with a sequence number per channel as key;</li>
+ * <li>a take whose channel has {@link #BACK_PRESSURE} set is a put that blocked on a full queue:
+ * it waited for the take of that queue ({@code channel & ~BACK_PRESSURE}) with its key {@code b},
+ * which freed the space; it matches that take, not a put.</li>
+ * </ul>
+ */
+public final class HandoffRegions {
+    /** The region kind of every handoff site. */
+    public static final String REGION_KIND = "handoff";
+    public static final long THREAD_START = 0;
+    public static final long THREAD_END = 1;
+    /** The first channel of a queue, executor or future table; lower ones are reserved. */
+    public static final long FIRST_OBJECT = 16;
+    /** Set in a take's channel: a put that waited for a take of that channel (back-pressure). */
+    public static final long BACK_PRESSURE = 1L << 62;
+
+    /** What is handed over; the YAML's {@code handoffs:} list names them. */
+    public enum Kind {
+        /** A {@code BlockingQueue}'s element, from its put or offer to the take or poll that returns it. */
+        QUEUE,
+        /** A task, from its submission to the start of its run (pools that are not queues: fork/join). */
+        EXECUTOR,
+        /** A future's completion, to the return of {@code get} or {@code join} that waited for it. */
+        FUTURE,
+        /** {@code Thread.start} to the new thread's first event; a thread's end to the return of {@code join}. */
+        THREAD,
+        /** A handoff the YAML picks ({@code kind: handoff}, {@code side: put|take}). */
+        CUSTOM;
+
+        public String yamlName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private HandoffRegions() {
+    }
+
+    /** The region name of a handoff site. */
+    public static String siteName(Kind kind, String className, String where) {
+        return kind.yamlName() + ": " + className + " allocated in " + where;
+    }
+
+    /** The region name of the thread handoffs of a process. */
+    public static String threadsName() {
+        return Kind.THREAD.yamlName() + ": Thread.start and Thread.join";
+    }
+}
