@@ -16,12 +16,15 @@ public final class CalibrationReport {
      *
      * @param frequencyLow  exact lower bound of the mean relative frequency, as {@code num/den}
      * @param frequencyHigh exact upper bound, as {@code num/den}
+     * @param contradiction where the data contradict the assumption, in words, or null
+     * @param fallback      what a contradicted domain falls back to, in words, or null
+     * @param horizonSeconds how far outside its zeros a tick of the domain still gets a bound
      */
     public record Domain(String domain, String parent, String quality, String assumption, int zeros,
                          long medianZeroWidthTicks, double medianZeroWidthNs, String frequencyLow,
                          String frequencyHigh, double frequencyLowApprox, double frequencyHighApprox,
                          double frequencyWidthPpm, int stretches, int contradictedStretches,
-                         boolean complete) {
+                         boolean complete, String contradiction, String fallback, double horizonSeconds) {
     }
 
     public static List<Domain> of(CalibrationSet set) {
@@ -39,7 +42,8 @@ public final class CalibrationReport {
                     lo == null ? "-" : lo.getNumerator() + "/" + lo.getDenominator(),
                     hi == null ? "-" : hi.getNumerator() + "/" + hi.getDenominator(),
                     lo == null ? Double.NaN : lo.doubleValue(), hi == null ? Double.NaN : hi.doubleValue(), ppm,
-                    c.windowCount(), c.contradictedStretches().size(), d.complete()));
+                    c.windowCount(), c.contradictedStretches().size(), d.complete(),
+                    c.contradiction().orElse(null), c.fallback().orElse(null), DomainConversion.HORIZON_SECONDS));
         }
         return out;
     }

@@ -153,21 +153,44 @@ public final class CalibrationSet {
     }
 
     /**
-     * Bounds on the domain's rate in reference ticks per tick, along its path: the product of the
-     * per-hop bounds (the derivative of a composition). {@code [1, 1]} for the reference; null
-     * where a stretch contradicts the assumption.
+     * Bounds on the domain's rate in reference ticks per tick, along its path, valid for every
+     * duration between the first and the last zero of each hop: the product of the per-hop
+     * bounds (the derivative of a composition). {@code [1, 1]} for the reference; null where the
+     * data contradict the assumption.
      */
     public BigFraction[] slopeBounds(String domainId) {
+        return slopeBounds(domainId, Long.MAX_VALUE, Long.MIN_VALUE);
+    }
+
+    /**
+     * The same, valid for every duration whose ends lie in {@code [from, to]} (this domain's
+     * ticks) or between the zeros: each hop covers its calibrated span and the image of the range
+     * below it, and widens its slopes by how far that reaches beyond its zeros
+     * ({@link DomainConversion#slopeBounds(long, long)}). Null also when the range reaches beyond
+     * a hop's horizon. An empty range ({@code from > to}) means the spans alone.
+     */
+    public BigFraction[] slopeBounds(String domainId, long from, long to) {
         BigFraction lo = BigFraction.of(1);
         BigFraction hi = BigFraction.of(1);
+        long a = from;
+        long b = to;
         for (DomainCalibration at = domains.get(domainId); at != null && !at.isReference();
              at = domains.get(at.parentDomainId().get())) {
-            BigFraction[] b = conversions.get(at.domainId()).slopeBounds();
-            if (b == null) {
+            DomainConversion c = conversions.get(at.domainId());
+            long first = Math.min(a, c.spanFrom());
+            long last = Math.max(b, c.spanTo());
+            BigFraction[] bounds = c.slopeBounds(first, last);
+            if (bounds == null || last == Long.MAX_VALUE) {
                 return null;
             }
-            lo = lo.multiply(b[0]);
-            hi = hi.multiply(b[1]);
+            lo = lo.multiply(bounds[0]);
+            hi = hi.multiply(bounds[1]);
+            DomainConversion.Cursor cursor = c.cursor();
+            a = cursor.lowerAt(first);
+            b = cursor.upperAt(last + 1);
+            if (a == Long.MIN_VALUE || b == Long.MAX_VALUE) {
+                return null;
+            }
         }
         return new BigFraction[] {lo, hi};
     }

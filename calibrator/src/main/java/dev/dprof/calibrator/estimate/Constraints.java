@@ -21,6 +21,17 @@ public final class Constraints {
      * from {@code N(t_a) < N(t2) < k2 + 1} and {@code P(t_a) ≥ a}: {@code c(k2 + 1) > a} (lower point).
      */
     public static LinePoint[] of(Zero zero) {
+        // A reading of Long.MAX_VALUE has no representable upper end: that point is left out,
+        // which only widens the bounds.
+        if (zero.a() == Long.MAX_VALUE && zero.k2() == Long.MAX_VALUE) {
+            return new LinePoint[0];
+        }
+        if (zero.a() == Long.MAX_VALUE) {
+            return new LinePoint[] {LinePoint.lower(zero.k2() + 1, zero.a())};
+        }
+        if (zero.k2() == Long.MAX_VALUE) {
+            return new LinePoint[] {LinePoint.upper(zero.k1(), zero.a() + 1)};
+        }
         return new LinePoint[] {LinePoint.upper(zero.k1(), zero.a() + 1), LinePoint.lower(zero.k2() + 1, zero.a())};
     }
 

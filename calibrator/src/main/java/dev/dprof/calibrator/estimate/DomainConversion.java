@@ -2,10 +2,13 @@ package dev.dprof.calibrator.estimate;
 
 import dev.dprof.format.calibration.DomainCalibration;
 import dev.dprof.format.calibration.Zero;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.apache.commons.numbers.fraction.BigFraction;
 
 /**
@@ -18,20 +21,51 @@ import org.apache.commons.numbers.fraction.BigFraction;
  * bounds for any continuous position, which is what composition along a tree needs.
  */
 public final class DomainConversion {
+    /**
+     * How far outside the calibrated span, in seconds of the node's nominal clock, a tick still
+     * gets a bound. The curvature bound {@code D} rests on the largest frequency the clock can
+     * reach, which grows with the distance from the zeros ({@link #curvature}); it is computed for
+     * this horizon, and a tick beyond it gets no bound rather than a wrong one.
+     */
+    public static final double HORIZON_SECONDS = 3600;
+
     private final DomainCalibration calibration;
     private final DriftModel drift;
     private final List<Window> windows;
     private final long[] windowStarts;
     /** {@code {lowNum, lowDen, highNum, highDen}} of the mean-frequency bounds, or null. */
     private final long[] meanFrequency;
+    /** The calibrated span: the first zero's {@code k1} to the last zero's {@code k2}. */
+    private final long spanFrom;
+    private final long spanTo;
+    /** Ticks in {@code [boundedFrom, boundedTo]} get bounds: the span widened by the horizon. */
+    private final long boundedFrom;
+    private final long boundedTo;
+    /** Stretches of {@value DriftCheck#ZEROS} zeros that contradict the drift bound. */
+    private final List<DriftCheck.Violation> violations;
+    /** The zeros in k1 order (for reports). */
+    private final List<Zero> zeros;
+    /** The smallest {@code ρ·2ᵏ} ppm/s the data do not contradict, when the model's ρ is contradicted. */
+    private final Double supportedPpm;
+    /** Whether the data contradict the assumption anywhere: then no tick of the domain gets a bound. */
+    private final boolean contradicted;
 
-    private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Window> windows,
-                             long[] meanFrequency) {
+    private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
+                             long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm) {
         this.calibration = calibration;
         this.drift = drift;
+        this.zeros = zeros;
         this.windows = windows;
         this.windowStarts = windows.stream().mapToLong(w -> w.from).toArray();
         this.meanFrequency = meanFrequency;
+        this.violations = violations;
+        this.supportedPpm = supportedPpm;
+        this.contradicted = !violations.isEmpty() || windows.stream().anyMatch(Window::contradicted);
+        this.spanFrom = zeros.isEmpty() ? 0 : zeros.get(0).k1();
+        this.spanTo = zeros.stream().mapToLong(Zero::k2).max().orElse(0);
+        double horizon = Math.ceil(HORIZON_SECONDS * calibration.nominalTickHz());
+        this.boundedFrom = (double) spanFrom - horizon <= Long.MIN_VALUE ? Long.MIN_VALUE : spanFrom - (long) horizon;
+        this.boundedTo = (double) spanTo + horizon >= Long.MAX_VALUE ? Long.MAX_VALUE : spanTo + (long) horizon;
     }
 
     /**
@@ -43,20 +77,30 @@ public final class DomainConversion {
         List<Zero> zeros = new ArrayList<>(calibration.zeros());
         zeros.sort(Comparator.comparingLong(Zero::k1));
         if (zeros.isEmpty()) {
-            return new DomainConversion(calibration, drift, List.of(), null);
+            return new DomainConversion(calibration, drift, List.of(), List.of(), null, List.of(), null);
         }
         Zero first = zeros.get(0);
         Zero last = zeros.get(zeros.size() - 1);
         long[] mean = meanFrequency(zeros);
         double meanHigh = mean == null ? Double.NaN : ratio(mean[2], mean[3]);
         List<Window> windows = new ArrayList<>();
+        List<DriftCheck.Violation> violations = List.of();
+        Double supported = null;
         if (drift instanceof DriftModel.Constant || zeros.size() == 1) {
             List<LinePoint> points = new ArrayList<>(extra);
             zeros.forEach(z -> points.addAll(List.of(Constraints.of(z))));
             windows.add(new Window(Long.MIN_VALUE, Long.MAX_VALUE, points,
-                    drift instanceof DriftModel.BoundedDrift b ? curvature(b, calibration, meanHigh, first, last) : 0));
+                    drift instanceof DriftModel.BoundedDrift b ? curvature(b.ppmPerSecond(), calibration, meanHigh, first, last) : 0));
         } else {
-            double curvature = curvature((DriftModel.BoundedDrift) drift, calibration, meanHigh, first, last);
+            double ppm = ((DriftModel.BoundedDrift) drift).ppmPerSecond();
+            double curvature = curvature(ppm, calibration, meanHigh, first, last);
+            List<LinePoint> sortedExtra = DriftCheck.sortedByX(extra);
+            violations = DriftCheck.violations(zeros, sortedExtra, curvature);
+            if (!violations.isEmpty()) {
+                supported = weakestSupported(zeros, sortedExtra, violations, ppm, calibration, meanHigh);
+                // The assumption is refuted: no tick gets a bound, so no window is built.
+                return new DomainConversion(calibration, drift, zeros, List.of(), mean, violations, supported);
+            }
             for (int i = 0; i + 1 < zeros.size(); i++) {
                 Zero left = zeros.get(i);
                 Zero right = zeros.get(i + 1);
@@ -66,14 +110,40 @@ public final class DomainConversion {
                 points.addAll(List.of(Constraints.of(right)));
                 // In any order: a window sorts its points itself (PointHull).
                 for (LinePoint p : extra) {
-                    if (p.x() >= left.k1() && p.x() <= right.k2() + 1) {
+                    if (p.x() >= left.k1() && (p.x() <= right.k2() || p.x() - 1 == right.k2())) {
                         points.add(p);
                     }
                 }
                 windows.add(new Window(from, to, points, curvature));
             }
         }
-        return new DomainConversion(calibration, drift, windows, mean);
+        return new DomainConversion(calibration, drift, zeros, windows, mean, violations, supported);
+    }
+
+    /**
+     * The smallest {@code ρ·2ᵏ} (up to the model's limit) under which none of the violated
+     * stretches is contradicted any more, or null if none is. A larger bound only widens every
+     * relaxation, so the stretches that passed under ρ pass under it too.
+     */
+    private static Double weakestSupported(List<Zero> zeros, List<LinePoint> extra,
+                                           List<DriftCheck.Violation> violations, double ppm,
+                                           DomainCalibration calibration, double meanHigh) {
+        Zero first = zeros.get(0);
+        Zero last = zeros.get(zeros.size() - 1);
+        for (double weaker = 2 * ppm; weaker <= DriftModel.BoundedDrift.MAX_PPM_PER_SECOND; weaker *= 2) {
+            double curvature = curvature(weaker, calibration, meanHigh, first, last);
+            boolean all = true;
+            for (DriftCheck.Violation v : violations) {
+                if (!DriftCheck.consistent(zeros, v.firstZero(), extra, curvature)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                return weaker;
+            }
+        }
+        return null;
     }
 
     /** How many zeros at each end of the run are candidates for the mean-frequency bound. */
@@ -95,10 +165,18 @@ public final class DomainConversion {
             for (int j = Math.max(i + 1, n - EDGE_CANDIDATES); j < n; j++) {
                 Zero a = zeros.get(i);
                 Zero b = zeros.get(j);
-                if (b.k1() - a.k2() - 1 <= 0) {
+                long[] bounds;
+                try {
+                    bounds = new long[] {Math.subtractExact(Math.subtractExact(b.a(), a.a()), 1),
+                        Math.addExact(Math.subtractExact(b.k2(), a.k1()), 1),
+                        Math.addExact(Math.subtractExact(b.a(), a.a()), 1),
+                        Math.subtractExact(Math.subtractExact(b.k1(), a.k2()), 1)};
+                } catch (ArithmeticException beyondLong) {
+                    continue; // a pair whose differences do not fit a long is left out: fewer pairs, a wider bound
+                }
+                if (bounds[3] <= 0) {
                     continue;
                 }
-                long[] bounds = {b.a() - a.a() - 1, b.k2() + 1 - a.k1(), b.a() + 1 - a.a(), b.k1() - a.k2() - 1};
                 // hi − lo = (hiNum·loDen − loNum·hiDen) / (hiDen·loDen)
                 BigInteger loNum = BigInteger.valueOf(bounds[0]);
                 BigInteger loDen = BigInteger.valueOf(bounds[1]);
@@ -129,15 +207,19 @@ public final class DomainConversion {
 
     /**
      * The bound on the conversion's curvature, in parent ticks per node tick²: {@code ρ·F/f}, with
-     * {@code F} the largest the relative frequency can be anywhere within an hour of the zeros
-     * (it drifts at most by {@code e^{ρ·T}} from its mean), {@code f} the node's nominal rate.
+     * {@code F} the largest the relative frequency can be anywhere within {@link #HORIZON_SECONDS}
+     * of the zeros (somewhere in the span it equals its mean, and from there it changes at most by
+     * {@code e^{ρ·|t|}}), {@code f} the node's nominal rate. Beyond the horizon it does not hold,
+     * and no tick there gets a bound.
      */
-    private static double curvature(DriftModel.BoundedDrift drift, DomainCalibration calibration,
+    private static double curvature(double ppmPerSecond, DomainCalibration calibration,
                                     double meanHigh, Zero first, Zero last) {
-        double rho = drift.ppmPerSecond() * 1e-6;
+        double rho = ppmPerSecond * 1e-6;
         double hz = calibration.nominalTickHz();
-        double span = (last.k2() - first.k1()) / hz + 3600;
-        double fMax = (!Double.isNaN(meanHigh) ? meanHigh : FeasibleLines.F_MAX.doubleValue())
+        double span = ((double) last.k2() - (double) first.k1()) / hz + HORIZON_SECONDS;
+        // A mean-frequency bound that is not positive is itself a contradiction (the windows show
+        // it); the curvature then rests on the box alone.
+        double fMax = (meanHigh > 0 ? meanHigh : FeasibleLines.F_MAX.doubleValue())
                 * Math.exp(rho * span) * (1 + 1e-9);
         return rho * fMax / (hz * 0.999);
     }
@@ -154,45 +236,121 @@ public final class DomainConversion {
         if (calibration.isReference()) {
             return Quality.REFERENCE;
         }
-        if (windows.isEmpty()) {
+        if (zeros.isEmpty()) {
             return Quality.ABSENT;
         }
-        long contradicted = windows.stream().filter(Window::contradicted).count();
-        if (contradicted == windows.size()) {
+        if (contradicted) {
             return Quality.CONTRADICTED;
         }
-        if (contradicted > 0) {
-            return Quality.PARTIAL;
-        }
-        return calibration.zeros().size() == 1 ? Quality.SINGLE_ZERO : Quality.BOUNDED;
+        return zeros.size() == 1 ? Quality.SINGLE_ZERO : Quality.BOUNDED;
     }
 
-    /** Stretches {@code [from, to)} of node ticks whose data contradict the drift assumption. */
+    /**
+     * Stretches {@code [from, to]} of node ticks whose data contradict the drift assumption: the
+     * {@value DriftCheck#ZEROS}-zero stretches that failed the check, or the window whose points
+     * no line fits.
+     */
     public List<long[]> contradictedStretches() {
-        return windows.stream().filter(Window::contradicted).map(w -> new long[] {w.from, w.to}).toList();
+        List<long[]> out = new ArrayList<>();
+        violations.forEach(v -> out.add(new long[] {v.from(), v.to()}));
+        windows.stream().filter(Window::contradicted)
+                .forEach(w -> out.add(new long[] {Math.max(w.from, spanFrom), Math.min(w.to, spanTo)}));
+        return out;
+    }
+
+    /**
+     * Where the assumption broke, in words: the first contradicted stretch by epochs and seconds
+     * after the first zero, and how many there are; empty when nothing contradicts it.
+     */
+    public Optional<String> contradiction() {
+        if (!contradicted) {
+            return Optional.empty();
+        }
+        double hz = calibration.nominalTickHz();
+        if (!violations.isEmpty()) {
+            DriftCheck.Violation v = violations.get(0);
+            return Optional.of(String.format(Locale.ROOT,
+                    "%d of %d stretches of %d zeros contradict it, the first at epochs %d–%d (%.3f–%.3f s after the first zero)",
+                    violations.size(), zeros.size() - DriftCheck.ZEROS + 1, DriftCheck.ZEROS,
+                    zeros.get(v.firstZero()).epoch(), zeros.get(v.lastZero()).epoch(),
+                    ((double) v.from() - spanFrom) / hz, ((double) v.to() - spanFrom) / hz));
+        }
+        long[] first = contradictedStretches().get(0);
+        return Optional.of(String.format(Locale.ROOT, "no line fits the points between %.3f and %.3f s after the first zero",
+                ((double) first[0] - spanFrom) / hz, ((double) first[1] - spanFrom) / hz));
+    }
+
+    /** What a contradicted domain falls back to, in words: always no bound, and the weaker model the data allow. */
+    public Optional<String> fallback() {
+        if (!contradicted) {
+            return Optional.empty();
+        }
+        return Optional.of("no bound for any tick of this domain" + supportedModel()
+                .map(m -> "; the data do not contradict " + m + " (give --drift " + m + " to accept that assumption)")
+                .orElse(""));
+    }
+
+    /** The weakest {@code bounded:ρ·2ᵏ} the data do not contradict, when the model's own is contradicted. */
+    public Optional<String> supportedModel() {
+        return supportedPpm == null ? Optional.empty()
+                : Optional.of("bounded:" + BigDecimal.valueOf(supportedPpm).stripTrailingZeros().toPlainString());
     }
 
     public int windowCount() {
         return windows.size();
     }
 
+    /** The calibrated span's first node tick (the first zero's {@code k1}). */
+    public long spanFrom() {
+        return spanFrom;
+    }
+
+    /** The calibrated span's last node tick (the last zero's {@code k2}). */
+    public long spanTo() {
+        return spanTo;
+    }
+
+    /** Whether a tick lies outside the calibrated span. */
+    boolean outsideSpan(long tick) {
+        return tick < spanFrom || tick > spanTo;
+    }
+
+    /** Whether a tick lies beyond the horizon, where no bound is given. */
+    boolean beyondHorizon(long tick) {
+        return tick < boundedFrom || tick > boundedTo;
+    }
+
     /**
-     * Bounds on the relative frequency at any point the windows serve, under the drift
-     * assumption: a duration of {@code Δk} node ticks lasts between {@code Δk·lo} and
-     * {@code Δk·hi} parent ticks. Null when a stretch contradicts the assumption.
+     * Bounds on the relative frequency {@code c'(x)} for every x in {@code [from, to]}, under the
+     * drift assumption: a duration of {@code Δk} node ticks there lasts between {@code Δk·lo} and
+     * {@code Δk·hi} parent ticks. Each window serving part of the range widens its chord slopes
+     * by how far that part reaches beyond its points ({@link Window#slopeBounds}), so a duration
+     * outside the calibrated span is paid for by its own distance, and one between zeros costs
+     * what it always did. Null when the data contradict the assumption, or when the range reaches
+     * beyond the horizon.
      */
-    public BigFraction[] slopeBounds() {
+    public BigFraction[] slopeBounds(long from, long to) {
+        if (contradicted || windows.isEmpty() || from > to || beyondHorizon(from) || beyondHorizon(to)) {
+            return null;
+        }
         BigFraction lo = null;
         BigFraction hi = null;
         for (Window w : windows) {
-            if (w.contradicted()) {
-                return null;
+            long a = Math.max(from, w.from);
+            long b = w.to == Long.MAX_VALUE ? to : Math.min(to, w.to - 1);
+            if (a > b) {
+                continue;
             }
-            BigFraction[] b = w.slopeBounds();
-            lo = lo == null || b[0].compareTo(lo) < 0 ? b[0] : lo;
-            hi = hi == null || b[1].compareTo(hi) > 0 ? b[1] : hi;
+            BigFraction[] bounds = w.slopeBounds(a, b);
+            lo = lo == null || bounds[0].compareTo(lo) < 0 ? bounds[0] : lo;
+            hi = hi == null || bounds[1].compareTo(hi) > 0 ? bounds[1] : hi;
         }
         return lo == null ? null : new BigFraction[] {lo, hi};
+    }
+
+    /** {@link #slopeBounds(long, long)} over the calibrated span. */
+    public BigFraction[] slopeBounds() {
+        return slopeBounds(spanFrom, spanTo);
     }
 
     /** Bounds on the mean relative frequency between two zeros near the run's ends; needs no assumption. */
@@ -219,46 +377,54 @@ public final class DomainConversion {
         return windows.get(w);
     }
 
+    /** Whether the domain has no zeros (and so cannot be converted at all). */
     boolean isEmpty() {
-        return windows.isEmpty();
+        return zeros.isEmpty();
     }
 
     /**
      * Converts ascending ticks in bulk: {@code lo[i] ≤ L(ticks[i])} and
      * {@code hi[i] ≥ U(ticks[i] + 1)}, the parent-continuous bounds of each reading;
-     * {@code Long.MIN_VALUE}/{@code MAX_VALUE} where a stretch contradicts the assumption.
+     * {@code Long.MIN_VALUE}/{@code MAX_VALUE} where the data contradict the assumption or the
+     * tick lies beyond the horizon.
      *
      * <p>Implementation notes: the ticks are cut into runs over which everything is constant —
      * window, envelope pieces, the sign of the offset from each anchor (which picks the slope's
      * rounding), the drift slack bucket — found by binary search, so the inner loop is a counted
      * loop of two subtractions, two 64×64 multiplies and two high multiplies per tick, which the
-     * JIT unrolls.
+     * JIT unrolls. Each run checks once, at its ends, that no sum or product in it can overflow
+     * ({@link #checkRange}); a run that could is refused as a whole.
      *
-     * @return how many ticks fell where a stretch contradicts the assumption (and got no bound)
-     * @throws ArithmeticException if a product could overflow (ticks beyond ±2⁶² of the zeros)
+     * @return how many ticks got no bound
+     * @throws ArithmeticException if a sum or product could overflow: the caller converts those
+     *         ticks one by one on the checked path
      */
     int convertSorted(long[] ticks, int n, long[] lo, long[] hi) {
-        int unbounded = 0;
-        int w = windowFor(ticks[0], 0);
+        int first = firstAtLeast(ticks, 0, n, boundedFrom);
+        int end = boundedTo == Long.MAX_VALUE ? n : firstAtLeast(ticks, first, n, boundedTo + 1);
+        if (contradicted || windows.isEmpty()) {
+            first = n;
+            end = n;
+        }
+        java.util.Arrays.fill(lo, 0, first, Long.MIN_VALUE);
+        java.util.Arrays.fill(hi, 0, first, Long.MAX_VALUE);
+        java.util.Arrays.fill(lo, Math.max(first, end), n, Long.MIN_VALUE);
+        java.util.Arrays.fill(hi, Math.max(first, end), n, Long.MAX_VALUE);
+        if (first < end && ticks[end - 1] == Long.MAX_VALUE) {
+            throw new ArithmeticException("a tick of Long.MAX_VALUE has no representable upper end");
+        }
+        int w = first < end ? windowFor(ticks[first], 0) : 0;
         int pl = 0;
         int ph = 0;
         int lastWindow = -1;
-        int i = 0;
-        while (i < n) {
+        int i = first;
+        while (i < end) {
             long t = ticks[i];
             while (w + 1 < windows.size() && t >= windowStarts[w + 1]) {
                 w++;
             }
             Window win = windows.get(w);
-            long end = w + 1 < windows.size() ? windowStarts[w + 1] : Long.MAX_VALUE;
-            if (win.contradicted()) {
-                int j = firstAtLeast(ticks, i, n, end);
-                java.util.Arrays.fill(lo, i, j, Long.MIN_VALUE);
-                java.util.Arrays.fill(hi, i, j, Long.MAX_VALUE);
-                unbounded += j - i;
-                i = j;
-                continue;
-            }
+            long windowEnd = w + 1 < windows.size() ? windowStarts[w + 1] : Long.MAX_VALUE;
             if (lastWindow != w) {
                 lastWindow = w;
                 pl = 0;
@@ -272,27 +438,31 @@ public final class DomainConversion {
             long xh = high.anchor(ph);
             boolean posL = t >= xl;
             boolean posH = t + 1 >= xh;
-            long boundary = Math.min(end, Math.min(low.nextStart(pl), high.nextStart(ph) - 1));
+            long boundary = Math.min(windowEnd, Math.min(low.nextStart(pl), high.nextStart(ph) - 1));
             boundary = Math.min(boundary, win.nextSlackChange(t));
             if (!posL) {
                 boundary = Math.min(boundary, xl);
             }
             if (!posH) {
-                boundary = Math.min(boundary, xh - 1);
+                boundary = Math.min(boundary, Math.subtractExact(xh, 1));
             }
-            int j = firstAtLeast(ticks, i, n, boundary);
+            int j = Math.min(end, firstAtLeast(ticks, i, n, boundary));
             long slack = win.slackFor(t);
-            runLower(ticks, i, j, lo, xl, low.value(pl) - slack, low.slopeInt(pl, posL), low.slopeFrac(pl, posL));
-            runUpper(ticks, i, j, hi, xh - 1, high.value(ph) + slack, high.slopeInt(ph, posH),
-                    high.slopeFrac(ph, posH));
+            if (slack == Window.NO_BOUND || !low.exact(pl) || !high.exact(ph)) {
+                throw new ArithmeticException("a bound beyond the exact range");
+            }
+            runLower(ticks, i, j, lo, xl, Math.subtractExact(low.value(pl), slack), low.slopeInt(pl, posL),
+                    low.slopeFrac(pl, posL));
+            runUpper(ticks, i, j, hi, Math.subtractExact(xh, 1), Math.addExact(high.value(ph), slack),
+                    high.slopeInt(ph, posH), high.slopeFrac(ph, posH));
             i = j;
         }
-        return unbounded;
+        return n - Math.max(0, end - first);
     }
 
     /** {@code out[k] = v + floor((ticks[k] − x0)·F)} over a run. */
     private static void runLower(long[] ticks, int from, int to, long[] out, long x0, long v, long fi, long ff) {
-        checkRange(ticks[from] - x0, ticks[to - 1] - x0, fi);
+        checkRange(Math.subtractExact(ticks[from], x0), Math.subtractExact(ticks[to - 1], x0), fi, v);
         long correction = ff >> 63;
         for (int k = from; k < to; k++) {
             long d = ticks[k] - x0;
@@ -302,7 +472,7 @@ public final class DomainConversion {
 
     /** {@code out[k] = v + ceil((ticks[k] − x0)·F) = v − floor((x0 − ticks[k])·F)} over a run. */
     private static void runUpper(long[] ticks, int from, int to, long[] out, long x0, long v, long fi, long ff) {
-        checkRange(x0 - ticks[from], x0 - ticks[to - 1], fi);
+        checkRange(Math.subtractExact(x0, ticks[from]), Math.subtractExact(x0, ticks[to - 1]), fi, v);
         long correction = ff >> 63;
         for (int k = from; k < to; k++) {
             long d = x0 - ticks[k];
@@ -310,21 +480,31 @@ public final class DomainConversion {
         }
     }
 
-    /** Both ends of a run's offsets within the range where {@code d·fi} cannot overflow. */
-    private static void checkRange(long d1, long d2, long fi) {
-        long limit = fi == 0 ? Long.MAX_VALUE / 4 : (Long.MAX_VALUE / 4) / Math.abs(fi);
-        if (Math.abs(d1) > limit || Math.abs(d2) > limit || d1 == Long.MIN_VALUE || d2 == Long.MIN_VALUE) {
+    /**
+     * Whether a run's sums stay exact: both ends of its offsets {@code d} (the offsets of a run
+     * are monotone, so its ends bound them) within the range where {@code |d·fi| ≤ 2⁶¹}, and
+     * {@code |d| ≤ 2⁶¹}, {@code |v| ≤ 2⁶¹}. Then {@code v + d·fi + high(d·ff) + (d or 0)} has
+     * every partial sum below {@code 2⁶¹ + 2⁶¹ + 2⁶⁰ + 2⁶¹ < 2⁶³}.
+     */
+    private static void checkRange(long d1, long d2, long fi, long v) {
+        long quarter = Long.MAX_VALUE / 4;
+        long limit = fi == 0 ? quarter : quarter / Math.abs(fi);
+        if (Math.abs(d1) > limit || Math.abs(d2) > limit || d1 == Long.MIN_VALUE || d2 == Long.MIN_VALUE
+                || fi == Long.MIN_VALUE || v > quarter || v < -quarter) {
             throw new ArithmeticException("tick offset beyond the exact range");
         }
     }
 
-    /** The first index in [from, n) with ticks[index] ≥ value (ticks ascending), or n. */
+    /**
+     * The first index in {@code [from, n)} with {@code ticks[index] ≥ value} (ticks ascending), or
+     * n. Every run boundary lies beyond the run's first tick, so a run always advances.
+     */
     private static int firstAtLeast(long[] ticks, int from, int n, long value) {
-        if (value == Long.MAX_VALUE || ticks[n - 1] < value) {
+        if (from >= n || value == Long.MAX_VALUE && ticks[n - 1] < value) {
             return n;
         }
-        int lo = from + 1;
-        int hi = n - 1;
+        int lo = from;
+        int hi = n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (ticks[mid] >= value) {
@@ -333,7 +513,7 @@ public final class DomainConversion {
                 lo = mid + 1;
             }
         }
-        return Math.max(lo, from + 1);
+        return lo;
     }
 
     /**
@@ -356,39 +536,52 @@ public final class DomainConversion {
         private int lowWindow = -1;
         private int highWindow = -1;
 
-        /** ≤ the parent's continuous value at continuous position x, or MIN_VALUE where unbounded. */
+        /**
+         * ≤ the parent's continuous value at continuous position x, or MIN_VALUE where there is
+         * no bound (contradicted data, beyond the horizon, or a sum beyond the range of a long).
+         */
         long lowerAt(long x) {
-            window = windowFor(x, window);
-            Window w = windows.get(window);
-            if (w.contradicted()) {
+            if (contradicted || windows.isEmpty() || beyondHorizon(x)) {
                 return Long.MIN_VALUE;
             }
+            window = windowFor(x, window);
+            Window w = windows.get(window);
             if (lowWindow != window) {
                 lowWindow = window;
                 lowPiece = 0;
             }
             lowPiece = w.low.locate(x, lowPiece);
+            long slack = w.slackFor(x);
+            long value = w.low.evaluate(lowPiece, x);
+            if (slack == Window.NO_BOUND || value == Long.MIN_VALUE) {
+                return Long.MIN_VALUE;
+            }
             try {
-                return Math.subtractExact(w.low.evaluate(lowPiece, x), w.slackFor(x));
+                return Math.subtractExact(value, slack);
             } catch (ArithmeticException e) {
                 return Long.MIN_VALUE;
             }
         }
 
-        /** ≥ the parent's continuous value at continuous position x, or MAX_VALUE where unbounded. */
+        /** ≥ the parent's continuous value at continuous position x, or MAX_VALUE where there is no bound. */
         long upperAt(long x) {
-            window = windowFor(x, window);
-            Window w = windows.get(window);
-            if (w.contradicted()) {
+            if (contradicted || windows.isEmpty() || beyondHorizon(x)) {
                 return Long.MAX_VALUE;
             }
+            window = windowFor(x, window);
+            Window w = windows.get(window);
             if (highWindow != window) {
                 highWindow = window;
                 highPiece = 0;
             }
             highPiece = w.high.locate(x, highPiece);
+            long slack = w.slackFor(x);
+            long value = w.high.evaluate(highPiece, x);
+            if (slack == Window.NO_BOUND || value == Long.MAX_VALUE) {
+                return Long.MAX_VALUE;
+            }
             try {
-                return Math.addExact(w.high.evaluate(highPiece, x), w.slackFor(x));
+                return Math.addExact(value, slack);
             } catch (ArithmeticException e) {
                 return Long.MAX_VALUE;
             }

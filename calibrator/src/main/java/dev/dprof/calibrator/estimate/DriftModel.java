@@ -35,8 +35,11 @@ public sealed interface DriftModel {
      * zeros ten seconds apart.
      */
     record BoundedDrift(double ppmPerSecond) implements DriftModel {
+        /** The largest bound accepted, ppm/s. */
+        public static final double MAX_PPM_PER_SECOND = 1e4;
+
         public BoundedDrift {
-            if (!(ppmPerSecond > 0) || ppmPerSecond > 1e4) {
+            if (!(ppmPerSecond > 0) || ppmPerSecond > MAX_PPM_PER_SECOND) {
                 throw new IllegalArgumentException("drift bound must be in (0, 10000] ppm/s: " + ppmPerSecond);
             }
         }

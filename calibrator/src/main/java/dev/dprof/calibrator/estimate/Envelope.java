@@ -35,8 +35,11 @@ final class Envelope {
     private final long[] slopeDownFrac;
     private final long[] slopeUpInt;
     private final long[] slopeUpFrac;
+    /** Whether piece p's anchor value fits a long; a piece whose value does not gives no bound. */
+    private final boolean[] exact;
 
     private Envelope(boolean lower, int n) {
+        exact = new boolean[n];
         this.lower = lower;
         start = new long[n];
         anchor = new long[n];
@@ -89,7 +92,7 @@ final class Envelope {
         }
         Envelope e = new Envelope(lower, hull.size());
         for (int p = 0; p < hull.size(); p++) {
-            e.start[p] = p == 0 ? Long.MIN_VALUE : breaks.get(p - 1).floor() + 1;
+            e.start[p] = p == 0 ? Long.MIN_VALUE : Math.min(breaks.get(p - 1).floor(), Long.MAX_VALUE - 1) + 1;
             long from = p == 0 ? Long.MIN_VALUE : e.start[p];
             long to = p == hull.size() - 1 ? Long.MAX_VALUE : breaks.get(p).floor();
             e.set(p, hull.get(p), Math.max(from, Math.min(to, center)));
@@ -209,8 +212,20 @@ final class Envelope {
             return intercepts.multiply(den).add(slopes.multiply(num)).signum();
         }
 
+        /**
+         * {@code floor(x)}, clamped to {@code [MIN_VALUE, MAX_VALUE − 1]}: a crossing beyond the
+         * range of a long then switches pieces only at the extreme longs, which
+         * {@link #evaluate} refuses to bound.
+         */
         long floor() {
-            return point != null ? point.x : Envelope.floor(num, den);
+            if (point != null) {
+                return point.x;
+            }
+            BigInteger f = Envelope.floor(num, den);
+            if (f.bitLength() > 63) {
+                return f.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE - 1;
+            }
+            return Math.min(f.longValue(), Long.MAX_VALUE - 1);
         }
     }
 
@@ -219,11 +234,14 @@ final class Envelope {
         if (on != null) {
             anchor[p] = on.x;
             value[p] = on.y; // the line passes through it: the value is exact
+            exact[p] = true;
         } else {
             anchor[p] = fallback;
             PolygonVertex.Exact e = line.exact();
             BigInteger num = e.alpha.add(e.slope.multiply(BigInteger.valueOf(fallback)));
-            value[p] = lower ? floor(num, e.den) : -floor(num.negate(), e.den);
+            BigInteger v = lower ? floor(num, e.den) : floor(num.negate(), e.den).negate();
+            exact[p] = v.bitLength() <= 63;
+            value[p] = exact[p] ? v.longValue() : 0;
         }
         long[] down = new long[2];
         long[] up = new long[2];
@@ -289,21 +307,14 @@ final class Envelope {
         up[1] = ceil.longValue();
     }
 
-    /** {@code floor(num/den)} for {@code den > 0}, clamped to {@code ±2⁶²} beyond 63 bits. */
-    private static long floor(BigInteger num, BigInteger den) {
+    /** {@code floor(num/den)} for {@code den > 0}. */
+    private static BigInteger floor(BigInteger num, BigInteger den) {
         BigInteger[] qr = num.divideAndRemainder(den);
         BigInteger q = qr[0];
         if (qr[1].signum() != 0 && num.signum() < 0) {
             q = q.subtract(BigInteger.ONE);
         }
-        return clamp(q);
-    }
-
-    private static long clamp(BigInteger v) {
-        if (v.bitLength() > 63) {
-            return v.signum() < 0 ? Long.MIN_VALUE / 2 : Long.MAX_VALUE / 2;
-        }
-        return v.longValue();
+        return q;
     }
 
     int pieces() {
@@ -322,15 +333,33 @@ final class Envelope {
         return p;
     }
 
-    /** The bound at {@code x} on piece {@code p}: ≤ L(x) for the lower envelope, ≥ U(x) for the upper. */
+    /**
+     * The bound at {@code x} on piece {@code p}: ≤ L(x) for the lower envelope, ≥ U(x) for the
+     * upper; {@code MIN_VALUE} (lower) or {@code MAX_VALUE} (upper) when it has no exact value in
+     * a long — every sum and product here is checked — or x is an extreme long, where a piece
+     * switch may have been clamped.
+     */
     long evaluate(int p, long x) {
-        long d = x - anchor[p];
-        if (lower) {
-            return d >= 0 ? value[p] + mulFloor(d, slopeDownInt[p], slopeDownFrac[p])
-                    : value[p] + mulFloor(d, slopeUpInt[p], slopeUpFrac[p]);
+        long none = lower ? Long.MIN_VALUE : Long.MAX_VALUE;
+        if (!exact[p] || x == Long.MIN_VALUE || x == Long.MAX_VALUE) {
+            return none;
         }
-        return d >= 0 ? value[p] - mulFloor(-d, slopeUpInt[p], slopeUpFrac[p])
-                : value[p] - mulFloor(-d, slopeDownInt[p], slopeDownFrac[p]);
+        try {
+            long d = Math.subtractExact(x, anchor[p]);
+            if (lower) {
+                return d >= 0 ? Math.addExact(value[p], mulFloor(d, slopeDownInt[p], slopeDownFrac[p]))
+                        : Math.addExact(value[p], mulFloor(d, slopeUpInt[p], slopeUpFrac[p]));
+            }
+            return d >= 0 ? Math.subtractExact(value[p], mulFloor(Math.negateExact(d), slopeUpInt[p], slopeUpFrac[p]))
+                    : Math.subtractExact(value[p], mulFloor(Math.negateExact(d), slopeDownInt[p], slopeDownFrac[p]));
+        } catch (ArithmeticException beyondLong) {
+            return none;
+        }
+    }
+
+    /** Whether piece p's anchor value is exact (else it gives no bound). */
+    boolean exact(int p) {
+        return exact[p];
     }
 
     /** The first x of the piece after {@code p}, or MAX_VALUE. */
@@ -368,7 +397,8 @@ final class Envelope {
      * of the 128-bit product {@code d·ff}, which an arithmetic shift makes a floor.
      */
     static long mulFloor(long d, long fi, long ff) {
+        // |high| ≤ |d|: multiplyHigh(d, ff) is at most |d|/2 in magnitude, the correction at most |d|.
         long high = Math.multiplyHigh(d, ff) + ((ff >> 63) & d);
-        return Math.multiplyExact(d, fi) + high;
+        return Math.addExact(Math.multiplyExact(d, fi), high);
     }
 }

@@ -15,8 +15,12 @@ public record LinePoint(long x, long y, boolean lower) {
         return new LinePoint(x, y, false);
     }
 
-    /** This point moved outward by {@code slack} ticks: the relaxation a drift assumption allows. */
+    /**
+     * This point moved outward by {@code slack} ticks: the relaxation a drift assumption allows.
+     *
+     * @throws ArithmeticException if the moved value leaves the range of a long
+     */
     LinePoint relaxed(long slack) {
-        return new LinePoint(x, lower ? y - slack : y + slack, lower);
+        return new LinePoint(x, lower ? Math.subtractExact(y, slack) : Math.addExact(y, slack), lower);
     }
 }

@@ -11,9 +11,11 @@ public enum Quality {
     BOUNDED,
     /** Only one zero: bounds hold but the frequency is limited only by the box assumption. */
     SINGLE_ZERO,
-    /** Some stretches contradict the drift assumption and get no bound; the rest are bounded. */
-    PARTIAL,
-    /** No stretch is consistent with the assumption: no bound at all. */
+    /**
+     * The data contradict the drift assumption somewhere (a stretch of zeros no curve within the
+     * assumed drift fits): the assumption is false, so no tick of the domain gets a bound, and
+     * reports name where it broke and what it falls back to ({@link DomainConversion#fallback()}).
+     */
     CONTRADICTED,
     /** No zero was measured for the domain. */
     ABSENT

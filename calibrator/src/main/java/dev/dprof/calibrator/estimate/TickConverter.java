@@ -8,12 +8,20 @@ import java.util.List;
  * multiple times until they reach the root"). Conversions are monotone, so the lower end is
  * carried with lower bounds and the upper end with upper bounds at every hop.
  *
+ * <p>It also counts what the consolidator reports: ticks outside the domain's calibrated span
+ * (bounded by extrapolation, docs/BOUNDS.md "Outside the span"), ticks without a bound, and the
+ * first and last bounded tick, the range a duration bound must cover.
+ *
  * <p>Not thread-safe: one converter per stream. Ascending ticks cost O(1) amortized.
  */
 public final class TickConverter {
     private final DomainConversion.Cursor[] path;
     private long lo;
     private long hi;
+    private long outsideSpan;
+    private long unbounded;
+    private long firstBounded = Long.MAX_VALUE;
+    private long lastBounded = Long.MIN_VALUE;
 
     TickConverter(List<DomainConversion> pathToReference) {
         path = pathToReference.stream().map(DomainConversion::cursor).toArray(DomainConversion.Cursor[]::new);
@@ -29,18 +37,32 @@ public final class TickConverter {
         if (path.length == 0) {
             lo = tick;
             hi = tick;
+            seen(tick);
             return true;
         }
-        // The reading k means the continuous clock is in [k, k+1).
-        long l = path[0].lowerAt(tick);
-        long h = path[0].upperAt(tick + 1);
+        if (path[0].conversion().outsideSpan(tick)) {
+            outsideSpan++;
+        }
+        // The reading k means the continuous clock is in [k, k+1); k + 1 must exist.
+        long l = tick == Long.MAX_VALUE ? Long.MIN_VALUE : path[0].lowerAt(tick);
+        long h = tick == Long.MAX_VALUE ? Long.MAX_VALUE : path[0].upperAt(tick + 1);
         for (int i = 1; i < path.length && l != Long.MIN_VALUE && h != Long.MAX_VALUE; i++) {
             l = path[i].lowerAt(l);
             h = path[i].upperAt(h);
         }
         lo = l;
         hi = h;
-        return l != Long.MIN_VALUE && h != Long.MAX_VALUE;
+        if (l == Long.MIN_VALUE || h == Long.MAX_VALUE) {
+            unbounded++;
+            return false;
+        }
+        seen(tick);
+        return true;
+    }
+
+    private void seen(long boundedTick) {
+        firstBounded = Math.min(firstBounded, boundedTick);
+        lastBounded = Math.max(lastBounded, boundedTick);
     }
 
     /**
@@ -54,8 +76,24 @@ public final class TickConverter {
             return 0;
         }
         if (path.length == 1) {
+            DomainConversion conversion = path[0].conversion();
             try {
-                return n - path[0].conversion().convertSorted(ticks, n, lo, hi);
+                int bounded = n - conversion.convertSorted(ticks, n, lo, hi);
+                unbounded += n - bounded;
+                outsideSpan += countOutside(ticks, n, conversion.spanFrom(), conversion.spanTo());
+                for (int i = 0; i < n && bounded > 0; i++) {
+                    if (lo[i] != Long.MIN_VALUE) {
+                        seen(ticks[i]);
+                        break;
+                    }
+                }
+                for (int i = n - 1; i >= 0 && bounded > 0; i--) {
+                    if (lo[i] != Long.MIN_VALUE) {
+                        seen(ticks[i]);
+                        break;
+                    }
+                }
+                return bounded;
             } catch (ArithmeticException overflow) {
                 // fall through to the checked per-tick path
             }
@@ -72,6 +110,51 @@ public final class TickConverter {
             }
         }
         return bounded;
+    }
+
+    /** Ticks (ascending) below {@code from} or above {@code to}, by two binary searches. */
+    private static int countOutside(long[] ticks, int n, long from, long to) {
+        int below = 0;
+        int hiIndex = n;
+        while (below < hiIndex) {
+            int mid = (below + hiIndex) >>> 1;
+            if (ticks[mid] < from) {
+                below = mid + 1;
+            } else {
+                hiIndex = mid;
+            }
+        }
+        int atMost = below;
+        hiIndex = n;
+        while (atMost < hiIndex) {
+            int mid = (atMost + hiIndex) >>> 1;
+            if (ticks[mid] <= to) {
+                atMost = mid + 1;
+            } else {
+                hiIndex = mid;
+            }
+        }
+        return below + (n - atMost);
+    }
+
+    /** Ticks converted so far that lie outside the domain's calibrated span (first to last zero). */
+    public long outsideSpan() {
+        return outsideSpan;
+    }
+
+    /** Ticks converted so far that got no bound. */
+    public long unbounded() {
+        return unbounded;
+    }
+
+    /** The smallest tick that got a bound so far, or MAX_VALUE if none did. */
+    public long firstBounded() {
+        return firstBounded;
+    }
+
+    /** The largest tick that got a bound so far, or MIN_VALUE if none did. */
+    public long lastBounded() {
+        return lastBounded;
     }
 
     /** The earliest reference reading the tick can correspond to. */

@@ -12,10 +12,21 @@ import org.apache.commons.numbers.fraction.BigFraction;
  *
  * <p>With curvature bound {@code D}, the chord ℓ through the true conversion {@code c} at the
  * ends {@code xs, xe} of the window's points satisfies {@code |c(x) − ℓ(x)| ≤ D/2·|x−xs|·|x−xe|}
- * for every x, inside the window or beyond it. So ℓ satisfies every point relaxed by that slack,
- * lies in the relaxed polygon, and {@code c(x) ∈ [L(x) − slack(x), U(x) + slack(x)]}.
+ * for every x where {@code D} bounds {@code |c''|}, inside the window or beyond it (docs/BOUNDS.md,
+ * "Drift"). So ℓ satisfies every point relaxed by that slack, lies in the relaxed polygon, and
+ * {@code c(x) ∈ [L(x) − slack(x), U(x) + slack(x)]}. The owner ({@link DomainConversion}) keeps
+ * every x it asks about within the horizon where {@code D} holds.
+ *
+ * <h2>Implementation notes</h2>
+ * Slack is computed in doubles, rounded up with a tick to spare; a slack of 2⁶² ticks or more is
+ * {@link #NO_BOUND}, and a point that its slack would push beyond the range of a long is dropped
+ * (fewer points can only widen the polygon, never make it wrong).
  */
 final class Window {
+    /** A slack too large to be added to a tick exactly: the tick gets no bound. */
+    static final long NO_BOUND = Long.MAX_VALUE;
+    private static final double SLACK_LIMIT = 0x1p62;
+
     final long from;
     final long to;
     private final long xs;
@@ -36,19 +47,15 @@ final class Window {
         this.xs = points.stream().mapToLong(LinePoint::x).min().orElse(0);
         this.xe = points.stream().mapToLong(LinePoint::x).max().orElse(0);
         this.halfCurvature = curvature / 2;
-        List<LinePoint> all = new ArrayList<>(points.size());
-        for (LinePoint p : points) {
-            all.add(p.relaxed(slack(p.x())));
-        }
-        List<LinePoint> relaxed = PointHull.prune(all);
+        List<LinePoint> relaxed = PointHull.prune(relax(points, halfCurvature, xs, xe));
         this.lines = FeasibleLines.of(relaxed);
         long center = xs / 2 + xe / 2;
         this.low = lines.map(l -> Envelope.of(l, true, center)).orElse(null);
         this.high = lines.map(l -> Envelope.of(l, false, center)).orElse(null);
         // Buckets cover the served range, clipped to the points' extent where it is unbounded.
         bucketFrom = from == Long.MIN_VALUE ? xs : from;
-        bucketTo = to == Long.MAX_VALUE ? xe + 1 : to;
-        if (halfCurvature == 0 || bucketTo <= bucketFrom) {
+        bucketTo = to == Long.MAX_VALUE ? (xe == Long.MAX_VALUE ? xe : xe + 1) : to;
+        if (halfCurvature == 0 || bucketTo <= bucketFrom || bucketTo - bucketFrom < 0) {
             bucketShift = 0;
             slackBuckets = new long[0];
         } else {
@@ -74,6 +81,27 @@ final class Window {
 
     private static final int BUCKETS = 16;
 
+    /**
+     * The points relaxed by the drift slack of a chord through {@code xs} and {@code xe}; a point
+     * whose relaxed value leaves the range of a long is dropped (it no longer constrains anything
+     * a long can express).
+     */
+    static List<LinePoint> relax(List<LinePoint> points, double halfCurvature, long xs, long xe) {
+        List<LinePoint> all = new ArrayList<>(points.size());
+        for (LinePoint p : points) {
+            long s = slack(halfCurvature, p.x(), xs, xe);
+            if (s == NO_BOUND) {
+                continue;
+            }
+            try {
+                all.add(p.relaxed(s));
+            } catch (ArithmeticException beyond) {
+                // dropped: see the javadoc
+            }
+        }
+        return all;
+    }
+
     /** The first x after {@code x} where {@link #slackFor} may change; MAX_VALUE if never. */
     long nextSlackChange(long x) {
         if (halfCurvature == 0) {
@@ -82,12 +110,13 @@ final class Window {
         if (slackBuckets.length > 0 && x >= bucketFrom && x < bucketTo) {
             return Math.min(bucketTo, bucketFrom + ((((x - bucketFrom) >>> bucketShift) + 1) << bucketShift));
         }
-        return x + 1;
+        return x == Long.MAX_VALUE ? x : x + 1;
     }
 
     /**
      * The drift widening for a tick served by this window: the bucket maximum inside the served
-     * range (a table lookup instead of floating point per tick), the exact value beyond it.
+     * range (a table lookup instead of floating point per tick), the exact value beyond it;
+     * {@link #NO_BOUND} when it is too large to add exactly.
      */
     long slackFor(long x) {
         if (halfCurvature == 0) {
@@ -100,15 +129,19 @@ final class Window {
     }
 
     /**
-     * Bounds on the slope {@code c'(x)} anywhere this window serves: the feasible chord slopes,
-     * widened by how far a derivative can stray from its chord, {@code D·(xe − xs)}.
+     * Bounds on the slope {@code c'(x)} for every x in {@code [a, b]}, a part of what this window
+     * serves: the feasible chord slopes widened by how far a derivative can stray from its chord.
+     * The chord's slope is {@code c'(ξ)} for some ξ between {@code xs} and {@code xe} (mean value
+     * theorem), so {@code |c'(x) − c'(ξ)| ≤ D·(max(x, xe) − min(x, xs))}: {@code D·(xe − xs)}
+     * between the window's points, more for a tick beyond them — by its own distance.
      */
-    BigFraction[] slopeBounds() {
+    BigFraction[] slopeBounds(long a, long b) {
         FeasibleLines l = lines.orElseThrow();
         if (halfCurvature == 0) {
             return new BigFraction[] {l.minFrequency(), l.maxFrequency()};
         }
-        double stray = 2 * halfCurvature * ((double) xe - xs) * (1 + 1e-9) + 1e-15;
+        double reach = (double) Math.max(b, xe) - (double) Math.min(a, xs);
+        double stray = 2 * halfCurvature * reach * (1 + 1e-9) + 1e-15;
         BigFraction s = BigFraction.from(stray);
         BigFraction lo = l.minFrequency().subtract(s);
         return new BigFraction[] {lo.signum() < 0 ? BigFraction.of(0) : lo, l.maxFrequency().add(s)};
@@ -120,10 +153,15 @@ final class Window {
 
     /** The drift widening at x, rounded up, with a tick to spare for the double arithmetic. */
     long slack(long x) {
+        return slack(halfCurvature, x, xs, xe);
+    }
+
+    /** {@code D/2·|x − xs|·|x − xe|} rounded up plus one tick, or {@link #NO_BOUND} from 2⁶² on. */
+    static long slack(double halfCurvature, long x, long xs, long xe) {
         if (halfCurvature == 0) {
             return 0;
         }
         double s = halfCurvature * Math.abs((double) x - xs) * Math.abs((double) x - xe);
-        return s >= 1e18 ? Long.MAX_VALUE / 4 : (long) Math.ceil(s) + 1;
+        return s >= SLACK_LIMIT || Double.isNaN(s) ? NO_BOUND : (long) Math.ceil(s) + 1;
     }
 }

@@ -155,7 +155,7 @@ class ExactConstructionTest {
                 for (int p = 0; p < n; p++) {
                     start[p] = p == 0 ? Long.MIN_VALUE : got.nextStart(p - 1);
                     anchor[p] = got.anchor(p);
-                    value[p] = got.value(p);
+                    value[p] = got.exact(p) ? got.value(p) : ReferenceFeasibleLines.NOT_EXACT;
                     // The lower envelope rounds down for d ≥ 0, the upper for d < 0.
                     slope[0][p] = got.slopeInt(p, lower);
                     slope[1][p] = got.slopeFrac(p, lower);

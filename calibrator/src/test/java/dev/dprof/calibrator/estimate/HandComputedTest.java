@@ -99,11 +99,17 @@ class HandComputedTest {
         CalibrationSet set = set(new DriftModel.Constant(), node("n", "ref", Z1, Z2, z3));
         assertEquals(Quality.CONTRADICTED, set.quality("n"));
         assertFalse(set.converter("n").convert(5000));
-        // Under bounded drift only the stretch that holds the contradiction loses its bound.
+        // Under bounded drift the three zeros together refute the assumption (the parent's clock
+        // runs backwards between the last two): the whole domain says so and nothing is bounded,
+        // not even the stretch between the first two zeros, which rests on the same assumption.
         CalibrationSet drift = set(new DriftModel.BoundedDrift(1), node("n", "ref", Z1, Z2, z3));
-        assertEquals(Quality.PARTIAL, drift.quality("n"));
-        assertTrue(drift.converter("n").convert(5000));
+        assertEquals(Quality.CONTRADICTED, drift.quality("n"));
+        assertFalse(drift.converter("n").convert(5000));
         assertFalse(drift.converter("n").convert(15000));
+        DomainConversion c = drift.conversion("n").orElseThrow();
+        assertTrue(c.contradiction().orElseThrow().contains("epochs 0–2"), c.contradiction().orElseThrow());
+        assertTrue(c.fallback().orElseThrow().startsWith("no bound"), c.fallback().orElseThrow());
+        assertEquals(null, drift.slopeBounds("n"));
     }
 
     @Test

@@ -121,7 +121,7 @@ final class ReferenceFeasibleLines {
             long x = anchor(line, points, Math.max(from, Math.min(to, center)));
             e.anchor[p] = x;
             BigFraction y = line.at(BigFraction.of(x));
-            e.value[p] = lower ? floor(y) : ceil(y);
+            e.value[p] = lower ? exactFloor(y) : exactCeil(y);
             BigInteger scaled = line.f().getNumerator().shiftLeft(64);
             BigInteger[] qr = scaled.divideAndRemainder(line.f().getDenominator());
             BigInteger down = qr[0];
@@ -151,19 +151,34 @@ final class ReferenceFeasibleLines {
         return b.alpha().subtract(a.alpha()).divide(a.f().subtract(b.f()));
     }
 
-    private static long floor(BigFraction f) {
+    /** A value that does not fit a long: the envelope gives no bound there. */
+    static final long NOT_EXACT = Long.MIN_VALUE;
+
+    private static BigInteger bigFloor(BigFraction f) {
         BigInteger[] qr = f.getNumerator().divideAndRemainder(f.getDenominator());
         BigInteger q = qr[0];
         if (qr[1].signum() != 0 && f.signum() < 0) {
             q = q.subtract(BigInteger.ONE);
         }
-        if (q.bitLength() > 63) {
-            return q.signum() < 0 ? Long.MIN_VALUE / 2 : Long.MAX_VALUE / 2;
-        }
-        return q.longValue();
+        return q;
     }
 
-    private static long ceil(BigFraction f) {
-        return -floor(f.negate());
+    /** A breakpoint's floor, clamped to {@code [MIN_VALUE, MAX_VALUE − 1]} (switches beyond a long happen at its ends). */
+    private static long floor(BigFraction f) {
+        BigInteger q = bigFloor(f);
+        if (q.bitLength() > 63) {
+            return q.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE - 1;
+        }
+        return Math.min(q.longValue(), Long.MAX_VALUE - 1);
+    }
+
+    private static long exactFloor(BigFraction f) {
+        BigInteger q = bigFloor(f);
+        return q.bitLength() > 63 ? NOT_EXACT : q.longValue();
+    }
+
+    private static long exactCeil(BigFraction f) {
+        BigInteger q = bigFloor(f.negate()).negate();
+        return q.bitLength() > 63 ? NOT_EXACT : q.longValue();
     }
 }
