@@ -278,7 +278,7 @@ public final class CalibrationNode implements AutoCloseable {
                 } else {
                     burst();
                 }
-                next = Math.max(next + interval, System.nanoTime());
+                next = Math.max(next + randomized(interval), System.nanoTime());
             }
             finish();
         } catch (IOException | RuntimeException e) {
@@ -290,6 +290,16 @@ public final class CalibrationNode implements AutoCloseable {
             release();
             done.countDown();
         }
+    }
+
+    /**
+     * The gap before the next epoch: uniform in {@code [interval/2, 3·interval/2]}, so the mean
+     * interval is kept but the epochs have no fixed period. A clock wander in step with a fixed
+     * schedule would look the same at every zero and hide between them; at random moments it
+     * shows (docs/BOUNDS.md, "What the check can and cannot see").
+     */
+    static long randomized(long interval) {
+        return interval / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(interval + 1);
     }
 
     /** Runs {@link #run()} on a daemon thread named {@code dprof-calibration}. */
