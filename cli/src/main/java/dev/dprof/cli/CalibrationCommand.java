@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.calibrator.estimate.CalibrationException;
 import dev.dprof.calibrator.estimate.CalibrationReport;
 import dev.dprof.calibrator.estimate.CalibrationSet;
+import dev.dprof.calibrator.estimate.DomainConversion;
 import dev.dprof.calibrator.estimate.DriftModels;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -59,7 +60,13 @@ public final class CalibrationCommand {
                         d.domain(), d.parent(), d.quality(), d.zeros(), d.medianZeroWidthTicks(),
                         d.medianZeroWidthNs() / 1e3, d.frequencyLowApprox(), d.frequencyHighApprox(), d.frequencyWidthPpm(),
                         d.stretches(), d.contradictedStretches());
+                if (d.contradiction() != null) {
+                    System.out.printf(Locale.ROOT, "  the data contradict the assumption: %s%n  falls back to: %s%n",
+                            d.contradiction(), d.fallback());
+                }
             }
+            System.out.printf(Locale.ROOT, "ticks more than %.0f s before a domain's first zero or after its last get no bound%n",
+                    DomainConversion.HORIZON_SECONDS);
         }
 
         private static ObjectNode toJson(CalibrationSet set, List<CalibrationReport.Domain> domains) {

@@ -101,7 +101,13 @@ public final class ConsolidateCommand implements Callable<Integer> {
                 info.messages().barrierInstances());
         System.out.println("bounds in reference ticks of " + info.referenceDomain() + "; assumption: " + info.assumption());
         for (ProfileInfo.Process p : info.processes()) {
-            System.out.printf(Locale.ROOT, "  %s-%d: %s%n", p.host(), p.pid(), p.quality());
+            ProfileInfo.Calibration c = p.calibration();
+            System.out.printf(Locale.ROOT, "  %s-%d: %s%s%s%n", p.host(), p.pid(), p.quality(),
+                    c == null || c.contradiction() == null ? ""
+                            : "; the data contradict the assumption: " + c.contradiction() + "; falls back to " + c.fallback(),
+                    c == null || c.outsideSpanEvents() == 0 && c.unboundedEvents() == 0 ? ""
+                            : String.format(Locale.ROOT, "; %d events outside the calibrated span, %d without a bound",
+                            c.outsideSpanEvents(), c.unboundedEvents()));
         }
         info.problems().forEach(p -> System.err.println("dprof: " + p));
         return 0;

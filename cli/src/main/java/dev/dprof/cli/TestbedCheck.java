@@ -44,7 +44,7 @@ final class TestbedCheck {
     record DomainRow(String machine, String domain, String quality, int zeros, double minRttNs,
                      double medianZeroWidthNs, double firstZeroWidthNs, double lastZeroWidthNs, double spanSec, double freqWidthPpm, double floorPpm, long ticks,
                      long checked, long contained, long unbounded, double medianWidthNs, double p99WidthNs,
-                     double maxWidthNs, double worstMissNs) {
+                     double maxWidthNs, double worstMissNs, long outsideSpan, String contradiction, String fallback) {
     }
 
     /** The run's figures (see {@code docs/CALIBRATION.md}, "Test bed"). */
@@ -52,6 +52,16 @@ final class TestbedCheck {
                   long contained, long unbounded, double medianZeroWidthNs, double medianWidthNs, double p99WidthNs,
                   double maxWidthNs, double minRttNs, double spanSec, double freqWidthPpmMax, double floorPpm,
                   long rejectedPackets, long stalePackets, String quality, List<DomainRow> rows, List<String> examples) {
+        /** Every tick with a finite bound that misses the truth, whatever its domain's quality: must be 0. */
+        long missed() {
+            return checked - contained;
+        }
+
+        /** Test ticks outside their domain's calibrated span (before the first zero or after the last). */
+        long outsideSpan() {
+            return rows.stream().mapToLong(DomainRow::outsideSpan).sum();
+        }
+
         /** How far the truth lay outside its bound at worst, in ns; 0 when everything is contained. */
         double worstMissNs() {
             return rows.stream().mapToDouble(DomainRow::worstMissNs).max().orElse(0);
@@ -77,7 +87,7 @@ final class TestbedCheck {
      * Checks a run folder of {@code dprof testbed calibrate}: {@code cal/*.cal},
      * {@code ticks/<machine>.ticks} and {@code counters/<machine>.counters}.
      */
-    static Result ofFolder(Path dir, DriftModel drift) throws CliException {
+    static Result ofFolder(Path dir, DriftModel drift, double outsideSpanS) throws CliException {
         List<Path> ticks = list(dir.resolve("ticks"), TICKS_SUFFIX);
         if (ticks.isEmpty()) {
             throw new CliException(dir.resolve("ticks") + ": no test ticks (*" + TICKS_SUFFIX + ")");
@@ -91,7 +101,7 @@ final class TestbedCheck {
             throw new CliException("cannot read the counters in " + dir + " (" + e.getMessage() + ")");
         }
         return run(dir.resolve("cal"), ticks, drift, counts.getOrDefault("rejected", 0L),
-                counts.getOrDefault("stale", 0L));
+                counts.getOrDefault("stale", 0L), outsideSpanS);
     }
 
     private static List<Path> list(Path folder, String suffix) throws CliException {
@@ -110,9 +120,11 @@ final class TestbedCheck {
      *
      * @param rejected the rejected-packet counters summed over the serve and the joins
      * @param stale    the joins' stale replies (late or duplicated), summed
+     * @param outsideSpanS test ticks are added up to this many seconds before each join's first
+     *                 zero and after its last ({@link #outsideSpan}), 0 for none
      */
-    static Result run(Path calDir, List<Path> tickFiles, DriftModel drift, long rejected, long stale)
-            throws CliException {
+    static Result run(Path calDir, List<Path> tickFiles, DriftModel drift, long rejected, long stale,
+                      double outsideSpanS) throws CliException {
         CalibrationSet set;
         try {
             set = CalibrationSet.load(List.of(calDir), drift);
@@ -131,7 +143,7 @@ final class TestbedCheck {
         List<double[]> zeroWidths = new ArrayList<>();
         Quality worst = Quality.REFERENCE;
         for (Path file : tickFiles) {
-            Checked c = check(file, set, truth, reports, examples);
+            Checked c = check(file, set, truth, reports, examples, outsideSpanS);
             rows.add(c.row);
             intervalWidths.add(c.intervalWidths);
             zeroWidths.add(c.zeroWidthsNs);
@@ -159,16 +171,20 @@ final class TestbedCheck {
     }
 
     private static Checked check(Path file, CalibrationSet set, SimulatedClock truth,
-                                 Map<String, CalibrationReport.Domain> reports, List<String> examples)
-            throws CliException {
-        TestbedTicks.Recorded ticks;
+                                 Map<String, CalibrationReport.Domain> reports, List<String> examples,
+                                 double outsideSpanS) throws CliException {
+        TestbedTicks.Recorded recorded;
         try {
-            ticks = TestbedTicks.read(file);
+            recorded = TestbedTicks.read(file);
         } catch (IOException e) {
             throw new CliException("cannot read the test ticks " + file + " (" + e.getMessage() + ")");
         }
-        DomainCalibration d = set.domains().stream().filter(c -> c.domainId().equals(ticks.domainId())).findFirst()
-                .orElseThrow(() -> new CliException(file + ": domain " + ticks.domainId() + " has no calibration file"));
+        DomainCalibration d = set.domains().stream().filter(c -> c.domainId().equals(recorded.domainId())).findFirst()
+                .orElseThrow(() -> new CliException(file + ": domain " + recorded.domainId() + " has no calibration file"));
+        TestbedTicks.Recorded ticks = outsideSpan(recorded, d, outsideSpanS);
+        long spanFrom = d.zeros().stream().mapToLong(Zero::k1).min().orElse(Long.MIN_VALUE);
+        long spanTo = d.zeros().stream().mapToLong(Zero::k2).max().orElse(Long.MAX_VALUE);
+        long outside = Arrays.stream(ticks.ticks()).filter(k -> k < spanFrom || k > spanTo).count();
         int n = ticks.size();
         long[] lo = new long[n];
         long[] hi = new long[n];
@@ -211,8 +227,50 @@ final class TestbedCheck {
                 zeros.length == 0 ? Double.NaN : zeros[zeros.length / 2], endWidth(d, true) * 1e9 / hz,
                 endWidth(d, false) * 1e9 / hz, span, reports.get(d.domainId()).frequencyWidthPpm(),
                 floorPpm(minRtt, span), n, checked, contained, n - checked, quantile(w, 0.5) * 1e9 / refHz,
-                quantile(w, 0.99) * 1e9 / refHz, quantile(w, 1) * 1e9 / refHz, worstMiss * 1e9 / refHz);
+                quantile(w, 0.99) * 1e9 / refHz, quantile(w, 1) * 1e9 / refHz, worstMiss * 1e9 / refHz, outside,
+                reports.get(d.domainId()).contradiction(), reports.get(d.domainId()).fallback());
         return new Checked(row, w, zeros, q);
+    }
+
+    /** Synthetic test ticks per side of the span with {@code --outside-span-s}. */
+    private static final int OUTSIDE_TICKS_PER_SIDE = 10_000;
+
+    /**
+     * The recorded ticks with test ticks added up to {@code seconds} before the domain's first
+     * zero and after its last, evenly spaced. A simulated clock is a function of the real tick
+     * alone ({@link SimulatedClock#apply}), so {@code (sim(t), t)} computed here is exactly what
+     * the join would have recorded at real moment {@code t}; the moment of a zero's tick is found
+     * by inverting the clock's linear part (its drift moves it by at most the wander's phase, far
+     * below a test tick's spacing).
+     */
+    static TestbedTicks.Recorded outsideSpan(TestbedTicks.Recorded recorded, DomainCalibration d, double seconds) {
+        if (!(seconds > 0) || d.zeros().isEmpty() || d.simulatedClock().isEmpty()) {
+            return recorded;
+        }
+        SimulatedClock clock = SimulatedClock.parse(d.simulatedClock().get());
+        long first = d.zeros().stream().mapToLong(Zero::k1).min().orElseThrow();
+        long last = d.zeros().stream().mapToLong(Zero::k2).max().orElseThrow();
+        double realFirst = ((double) first - clock.offset()) / clock.rate();
+        double realLast = ((double) last - clock.offset()) / clock.rate();
+        double step = seconds * clock.tscHz() / OUTSIDE_TICKS_PER_SIDE;
+        int n = recorded.size();
+        long[] ticks = new long[n + 2 * OUTSIDE_TICKS_PER_SIDE];
+        long[] reals = new long[ticks.length];
+        int k = 0;
+        for (int i = OUTSIDE_TICKS_PER_SIDE; i >= 1; i--) {
+            reals[k] = (long) Math.floor(realFirst - i * step);
+            ticks[k] = clock.apply(reals[k]);
+            k++;
+        }
+        System.arraycopy(recorded.ticks(), 0, ticks, k, n);
+        System.arraycopy(recorded.reals(), 0, reals, k, n);
+        k += n;
+        for (int i = 1; i <= OUTSIDE_TICKS_PER_SIDE; i++) {
+            reals[k] = (long) Math.ceil(realLast + i * step);
+            ticks[k] = clock.apply(reals[k]);
+            k++;
+        }
+        return new TestbedTicks.Recorded(recorded.domainId(), ticks, reals);
     }
 
     /** {@code 2·minRtt/span} in ppm: the frequency bound of two best-width zeros at the ends of the span. */

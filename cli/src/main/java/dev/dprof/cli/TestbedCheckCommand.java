@@ -27,6 +27,10 @@ final class TestbedCheckCommand implements Callable<Integer> {
             description = "constant | bounded:PPM_PER_S (default ${DEFAULT-VALUE})")
     String driftModel;
 
+    @Option(names = "--outside-span-s", defaultValue = "0", paramLabel = "S",
+            description = "also test ticks up to S seconds before each join's first exchange and after its last")
+    double outsideSpanS;
+
     @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON")
     Path json;
 
@@ -38,11 +42,12 @@ final class TestbedCheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliException("--drift-model: " + e.getMessage());
         }
-        TestbedCheck.Result result = TestbedCheck.ofFolder(dir, drift);
+        TestbedCheck.Result result = TestbedCheck.ofFolder(dir, drift, outsideSpanS);
         TestbedReport.print(result, System.out);
         if (json != null) {
             Map<String, Object> setup = new LinkedHashMap<>();
             setup.put("driftModel", driftModel);
+            setup.put("outsideSpanS", outsideSpanS);
             setup.put("runFolder", dir.toAbsolutePath().toString());
             Json.write(json, TestbedReport.json(result, setup, Optional.empty()));
         }

@@ -31,10 +31,17 @@ final class TestbedReport {
                     d.freqWidthPpm(), d.floorPpm(), d.ticks(), d.checked(), d.contained(), d.medianWidthNs() / 1e3,
                     d.p99WidthNs() / 1e3, d.maxWidthNs() / 1e3);
         }
-        out.printf(Locale.ROOT, "checked %d test ticks of %d domains: %d contained (%s), %d without a bound%n",
+        out.printf(Locale.ROOT, "checked %d test ticks of %d domains: %d contained (%s), %d missed, %d without a bound"
+                        + " (%d outside the span)%n",
                 r.checked(), r.checkedDomains(), r.contained(),
                 r.checked() == 0 ? "-" : String.format(Locale.ROOT, "%.4f%%", 100.0 * r.contained() / r.checked()),
-                r.unbounded());
+                r.missed(), r.unbounded(), r.outsideSpan());
+        for (TestbedCheck.DomainRow d : r.rows()) {
+            if (d.contradiction() != null) {
+                out.printf(Locale.ROOT, "%s: %s: the data contradict the assumption: %s; falls back to %s%n",
+                        d.machine(), d.quality(), d.contradiction(), d.fallback());
+            }
+        }
         if (r.checked() > 0) {
             out.printf(Locale.ROOT, "interval width: median %.2f µs = %.2f × minRtt (%.2f µs), p99 %.2f µs, max %.2f µs%n",
                     r.medianWidthNs() / 1e3, r.widthOverMinRtt(), r.minRttNs() / 1e3, r.p99WidthNs() / 1e3,
@@ -61,6 +68,8 @@ final class TestbedReport {
         root.put("checked", r.checked());
         root.put("contained", r.contained());
         root.put("unbounded", r.unbounded());
+        root.put("missed", r.missed());
+        root.put("outsideSpan", r.outsideSpan());
         number(root.putObject("zeroWidthNs"), "median", r.medianZeroWidthNs());
         ObjectNode width = root.putObject("intervalWidthNs");
         number(width, "median", r.medianWidthNs());
@@ -100,6 +109,10 @@ final class TestbedReport {
             number(row, "p99WidthNs", d.p99WidthNs());
             number(row, "maxWidthNs", d.maxWidthNs());
             number(row, "worstMissNs", d.worstMissNs());
+            row.put("missed", d.checked() - d.contained());
+            row.put("outsideSpan", d.outsideSpan());
+            row.put("contradiction", d.contradiction());
+            row.put("fallback", d.fallback());
         }
         number(root, "worstMissNs", r.worstMissNs());
         ArrayNode examples = root.putArray("notContained");

@@ -5,6 +5,7 @@ import dev.dprof.calibrator.estimate.CalibrationReport;
 import dev.dprof.calibrator.estimate.CalibrationSet;
 import dev.dprof.calibrator.estimate.DriftModel;
 import dev.dprof.calibrator.estimate.MessageConstraints;
+import dev.dprof.calibrator.estimate.TickConverter;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
@@ -164,23 +165,26 @@ public final class Consolidator {
         List<ProfileInfo.Region> regions = new ArrayList<>();
         List<ProfileInfo.Stream> streamInfos = new ArrayList<>();
         List<ProfileInfo.Process> processInfos = new ArrayList<>();
-        Map<String, ProfileInfo.Calibration> calibrationSummaries = calibrationSummaries(calibration);
+        Map<String, CalibrationReport.Domain> calibrationSummaries = calibrationSummaries(calibration);
         List<ThreadStream> streams = new ArrayList<>();
+        List<List<TickBounds>> boundsOfProcess = new ArrayList<>();
         boolean truth = referenceTruth != null
                 && inventory.processes().stream().allMatch(p -> p.header().simulatedClock().isPresent());
         try {
             for (RunInventory.Process p : inventory.processes()) {
                 int[] map = regionMap(p, regionIndex, regions);
                 ProcessQueue queue = p.queue();
+                List<TickBounds> own = new ArrayList<>();
                 for (long thread : p.threads()) {
                     int stream = streamInfos.size();
                     streamInfos.add(new ProfileInfo.Stream(stream, p.index(), thread, p.threadName(thread)));
-                    streams.add(new ThreadStream(stream, p.index(), queue.batches(thread),
-                            calibration == null ? null : conversion.forDomain(calibration, p.header().domainId()),
+                    TickBounds bounds = calibration == null ? null : conversion.forDomain(calibration, p.header().domainId());
+                    own.add(bounds);
+                    streams.add(new ThreadStream(stream, p.index(), queue.batches(thread), bounds,
                             truth ? referenceTruth : null, map, causal.dependencies(p.index(), thread),
                             causal.signals(p.index(), thread)));
                 }
-                processInfos.add(processInfo(p, calibration, calibrationSummaries));
+                boundsOfProcess.add(own);
             }
             Files.createDirectories(options.out());
             phases.accept("open streams");
@@ -191,9 +195,27 @@ public final class Consolidator {
             }
             progress.accept(written);
             phases.accept("pass 2: read, convert, merge, write events.bin");
+            // After pass 2: each process's duration bounds must cover the ticks its threads converted.
+            for (RunInventory.Process p : inventory.processes()) {
+                ProfileInfo.Process info = processInfo(p, calibration, calibrationSummaries,
+                        Coverage.of(boundsOfProcess.get(processInfos.size())));
+                processInfos.add(info);
+                ProfileInfo.Calibration c = info.calibration();
+                if (c != null && c.contradiction() != null) {
+                    problems.add("process " + p.label() + ": the calibration of domain " + p.header().domainId()
+                            + " contradicts the assumption (" + c.contradiction() + "); falls back to " + c.fallback()
+                            + ": " + c.unboundedEvents() + " events without a bound, left out");
+                }
+                if (c != null && c.outsideSpanEvents() > 0) {
+                    problems.add("process " + p.label() + ": " + c.outsideSpanEvents() + " events lie outside the"
+                            + " calibrated span of its domain (before the first zero or after the last): bounded by"
+                            + " extrapolation, wider; " + (c.contradiction() == null ? c.unboundedEvents() : 0)
+                            + " beyond the " + (long) c.horizonSeconds() + " s horizon have no bound");
+                }
+            }
             if (merge.unbounded() > 0) {
-                problems.add(merge.unbounded() + " events fell where the data contradict the drift assumption;"
-                        + " they have no sound bound and are left out");
+                problems.add(merge.unbounded() + " events fell where the data contradict the drift assumption or beyond"
+                        + " the horizon outside the calibrated span; they have no sound bound and are left out");
             }
             if (merge.conflicts() > 0) {
                 problems.add(merge.conflicts() + " causality conflicts (matched keys that contradict program order)");
@@ -249,27 +271,54 @@ public final class Consolidator {
     }
 
     private static ProfileInfo.Process processInfo(RunInventory.Process p, CalibrationSet calibration,
-                                                   Map<String, ProfileInfo.Calibration> summaries) {
+                                                   Map<String, CalibrationReport.Domain> summaries, Coverage coverage) {
+        String domain = p.header().domainId();
         BigFraction[] slope = calibration == null ? new BigFraction[] {BigFraction.of(1), BigFraction.of(1)}
-                : calibration.slopeBounds(p.header().domainId());
-        String quality = calibration == null ? "REFERENCE" : calibration.quality(p.header().domainId()).name();
-        return new ProfileInfo.Process(p.index(), p.header().host(), p.header().pid(), p.header().domainId(), quality,
+                : calibration.slopeBounds(domain, coverage.first(), coverage.last());
+        String quality = calibration == null ? "REFERENCE" : calibration.quality(domain).name();
+        CalibrationReport.Domain d = summaries.get(domain);
+        ProfileInfo.Calibration summary = d == null ? null : new ProfileInfo.Calibration(d.zeros(),
+                d.medianZeroWidthNs(), d.frequencyWidthPpm(), d.contradiction(), d.fallback(), coverage.outsideSpan(),
+                coverage.unbounded(), d.horizonSeconds());
+        return new ProfileInfo.Process(p.index(), p.header().host(), p.header().pid(), domain, quality,
                 p.header().nominalTickHz(), p.header().probeCostTicksX1024() / 1024.0,
                 p.header().simulatedClock().map(SimulatedClock::spec).orElse(null),
                 p.end().map(e -> e.lostEvents()).orElse(0L), p.end().isPresent(),
                 slope == null ? null : slope[0].getNumerator() + "/" + slope[0].getDenominator(),
                 slope == null ? null : slope[1].getNumerator() + "/" + slope[1].getDenominator(),
                 slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue(),
-                fixedInstances(p), summaries.get(p.header().domainId()));
+                fixedInstances(p), summary);
     }
 
-    /** Each calibrated domain in three figures, for profile.json. */
-    private static Map<String, ProfileInfo.Calibration> calibrationSummaries(CalibrationSet calibration) {
-        Map<String, ProfileInfo.Calibration> summaries = new java.util.HashMap<>();
+    /**
+     * What a process's threads converted: the first and last bounded tick (the range its duration
+     * bounds must cover), events outside the calibrated span, events without a bound.
+     */
+    private record Coverage(long first, long last, long outsideSpan, long unbounded) {
+        static Coverage of(List<TickBounds> threads) {
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            long outside = 0;
+            long unbounded = 0;
+            for (TickBounds b : threads) {
+                TickConverter c = b == null ? null : b.counts();
+                if (c != null) {
+                    first = Math.min(first, c.firstBounded());
+                    last = Math.max(last, c.lastBounded());
+                    outside += c.outsideSpan();
+                    unbounded += c.unbounded();
+                }
+            }
+            return new Coverage(first, last, outside, unbounded);
+        }
+    }
+
+    /** Each calibrated domain's report, by domain. */
+    private static Map<String, CalibrationReport.Domain> calibrationSummaries(CalibrationSet calibration) {
+        Map<String, CalibrationReport.Domain> summaries = new java.util.HashMap<>();
         if (calibration != null) {
             for (CalibrationReport.Domain d : CalibrationReport.of(calibration)) {
-                summaries.put(d.domain(), new ProfileInfo.Calibration(d.zeros(), d.medianZeroWidthNs(),
-                        d.frequencyWidthPpm()));
+                summaries.put(d.domain(), d);
             }
         }
         return summaries;

@@ -13,6 +13,14 @@ interface TickBounds {
     /** Converts {@code ticks[0..n)} ({@code sorted}: ascending); MIN/MAX where no bound exists. */
     void convert(long[] ticks, int n, boolean sorted, long[] lo, long[] hi);
 
+    /**
+     * The converter with its counts (ticks outside the calibrated span, without a bound, the first
+     * and last bounded tick), or null for a conversion that keeps none.
+     */
+    default TickConverter counts() {
+        return null;
+    }
+
     /** Chooses the conversion of each clock domain. */
     interface Factory {
         TickBounds forDomain(CalibrationSet calibration, String domainId) throws CalibrationException;
@@ -28,15 +36,23 @@ interface TickBounds {
 
     /** FreeZer: sound intervals, in bulk when the ticks are ascending. */
     static TickBounds sound(TickConverter converter) {
-        return (ticks, n, sorted, lo, hi) -> {
-            if (sorted) {
-                converter.convertSorted(ticks, n, lo, hi);
-            } else {
-                for (int k = 0; k < n; k++) {
-                    boolean ok = converter.convert(ticks[k]);
-                    lo[k] = ok ? converter.lo() : Long.MIN_VALUE;
-                    hi[k] = ok ? converter.hi() : Long.MAX_VALUE;
+        return new TickBounds() {
+            @Override
+            public void convert(long[] ticks, int n, boolean sorted, long[] lo, long[] hi) {
+                if (sorted) {
+                    converter.convertSorted(ticks, n, lo, hi);
+                } else {
+                    for (int k = 0; k < n; k++) {
+                        boolean ok = converter.convert(ticks[k]);
+                        lo[k] = ok ? converter.lo() : Long.MIN_VALUE;
+                        hi[k] = ok ? converter.hi() : Long.MAX_VALUE;
+                    }
                 }
+            }
+
+            @Override
+            public TickConverter counts() {
+                return converter;
             }
         };
     }

@@ -38,11 +38,20 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
     }
 
     /**
-     * A domain's calibration in three figures (see {@code dprof calibration show}).
+     * A process's domain calibration in a few figures (see {@code dprof calibration show}), and
+     * what it meant for the process's events.
      *
      * @param frequencyWidthPpm the mean-frequency bound's width, {@code (F_hi − F_lo)/F × 10⁶}, NaN without one
+     * @param contradiction     where the data contradict the drift assumption, in words; null if nowhere
+     * @param fallback          what the domain falls back to then, in words; null if not contradicted
+     * @param outsideSpanEvents the process's events before its domain's first zero or after its last
+     *                          (bounded by extrapolation, within the horizon)
+     * @param unboundedEvents   the process's events without a bound (contradicted, or beyond the
+     *                          horizon), left out of the profile
+     * @param horizonSeconds    how far outside the span an event still gets a bound
      */
-    public record Calibration(int zeros, double medianZeroWidthNs, double frequencyWidthPpm) {
+    public record Calibration(int zeros, double medianZeroWidthNs, double frequencyWidthPpm, String contradiction,
+                              String fallback, long outsideSpanEvents, long unboundedEvents, double horizonSeconds) {
     }
 
     /** One thread. */

@@ -99,6 +99,8 @@ public final class ReportData {
             if (p.calibration() != null) {
                 o.put("zeros", p.calibration().zeros()).put("medianZeroWidthNs", p.calibration().medianZeroWidthNs());
                 finite(o, "frequencyWidthPpm", p.calibration().frequencyWidthPpm());
+                o.put("contradiction", p.calibration().contradiction()).put("fallback", p.calibration().fallback())
+                        .put("outsideSpanEvents", p.calibration().outsideSpanEvents());
             }
         }
         ArrayNode threads = n.putArray("threads");
