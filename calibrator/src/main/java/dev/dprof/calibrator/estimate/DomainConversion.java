@@ -280,20 +280,33 @@ public final class DomainConversion {
                 ((double) first[0] - spanFrom) / hz, ((double) first[1] - spanFrom) / hz));
     }
 
-    /** What a contradicted domain falls back to, in words: always no bound, and the weaker model the data allow. */
+    /**
+     * What a contradicted domain falls back to, in words: no bound, and how fast the drift is at
+     * least — the largest {@code bounded:ρ·2ᵏ} the zeros refute. The first doubling they do not
+     * refute is named too, but only as that: data that do not refute a bound do not prove it (in
+     * the test bed a wander of 314 ppm/s is not refuted under 128 ppm/s, which then misses).
+     */
     public Optional<String> fallback() {
         if (!contradicted) {
             return Optional.empty();
         }
-        return Optional.of("no bound for any tick of this domain" + supportedModel()
-                .map(m -> "; the data do not contradict " + m + " (give --drift " + m + " to accept that assumption)")
-                .orElse(""));
+        String fallback = "no bound for any tick of this domain";
+        if (drift instanceof DriftModel.BoundedDrift b) {
+            String refuted = supportedPpm == null ? "every doubling of the bound up to " + plain(DriftModel.BoundedDrift.MAX_PPM_PER_SECOND) + " ppm/s"
+                    : "every bound up to bounded:" + plain(supportedPpm / 2) + ", not bounded:" + plain(supportedPpm);
+            fallback += "; the zeros refute " + refuted + (supportedPpm == null ? ""
+                    : " (which they do not prove either: the drift may be faster still)");
+        }
+        return Optional.of(fallback);
     }
 
-    /** The weakest {@code bounded:ρ·2ᵏ} the data do not contradict, when the model's own is contradicted. */
+    /** The weakest {@code bounded:ρ·2ᵏ} the data do not refute, when the model's own is refuted (not a safe assumption). */
     public Optional<String> supportedModel() {
-        return supportedPpm == null ? Optional.empty()
-                : Optional.of("bounded:" + BigDecimal.valueOf(supportedPpm).stripTrailingZeros().toPlainString());
+        return supportedPpm == null ? Optional.empty() : Optional.of("bounded:" + plain(supportedPpm));
+    }
+
+    private static String plain(double ppm) {
+        return BigDecimal.valueOf(ppm).stripTrailingZeros().toPlainString();
     }
 
     public int windowCount() {
@@ -400,8 +413,9 @@ public final class DomainConversion {
      *         ticks one by one on the checked path
      */
     int convertSorted(long[] ticks, int n, long[] lo, long[] hi) {
-        int first = firstAtLeast(ticks, 0, n, boundedFrom);
-        int end = boundedTo == Long.MAX_VALUE ? n : firstAtLeast(ticks, first, n, boundedTo + 1);
+        boolean allWithin = ticks[0] >= boundedFrom && ticks[n - 1] <= boundedTo; // the usual case: no search
+        int first = allWithin ? 0 : firstAtLeast(ticks, 0, n, boundedFrom);
+        int end = allWithin || boundedTo == Long.MAX_VALUE ? n : firstAtLeast(ticks, first, n, boundedTo + 1);
         if (contradicted || windows.isEmpty()) {
             first = n;
             end = n;

@@ -81,6 +81,7 @@ public final class TickConverter {
                 int bounded = n - conversion.convertSorted(ticks, n, lo, hi);
                 unbounded += n - bounded;
                 outsideSpan += countOutside(ticks, n, conversion.spanFrom(), conversion.spanTo());
+                // Bounded ticks are one run (between the horizons), so its ends are the extremes.
                 for (int i = 0; i < n && bounded > 0; i++) {
                     if (lo[i] != Long.MIN_VALUE) {
                         seen(ticks[i]);
@@ -114,6 +115,9 @@ public final class TickConverter {
 
     /** Ticks (ascending) below {@code from} or above {@code to}, by two binary searches. */
     private static int countOutside(long[] ticks, int n, long from, long to) {
+        if (ticks[0] >= from && ticks[n - 1] <= to) {
+            return 0;
+        }
         int below = 0;
         int hiIndex = n;
         while (below < hiIndex) {
