@@ -125,8 +125,14 @@ class BadInputTest {
         c.info().processes().forEach(p -> assertEquals("CONTRADICTED", p.quality(), p.host()));
         assertEquals(run.events(), c.info().unboundedEvents());
         assertEquals(0, c.info().events());
-        assertEquals(List.of(run.events() + " events fell where the data contradict the drift assumption;"
-                + " they have no sound bound and are left out"), c.info().problems());
+        List<String> problems = c.info().problems();
+        assertEquals(run.events() + " events fell where the data contradict the drift assumption or beyond the"
+                + " horizon outside the calibrated span; they have no sound bound and are left out",
+                problems.get(problems.size() - 1));
+        // Each process says where its domain's data broke the assumption and what it falls back to.
+        assertEquals(3, problems.stream().filter(p -> p.contains("contradicts the assumption (no line fits")
+                && p.contains("falls back to no bound")).count(), problems.toString());
+        c.info().processes().forEach(p -> assertTrue(p.calibration().contradiction() != null, p.host()));
         // The same run under the default kind of assumption is bounded, and sound.
         Consolidated bounded = Consolidated.of(run, dir.resolve("bounded"), "bounded:1");
         assertEquals(run.events(), bounded.info().events());
