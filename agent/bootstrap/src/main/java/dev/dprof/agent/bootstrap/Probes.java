@@ -49,6 +49,19 @@ public final class Probes {
         Rings.record(EventCodes.RECEIVE | region << EventCodes.REGION_SHIFT, channel, key);
     }
 
+    /**
+     * Something is handed to another thread of this process ({@code dev.dprof.format.HandoffRegions}):
+     * stamped before the other thread can see it.
+     */
+    public static void handoffPut(int region, long channel, long key) {
+        Rings.record(EventCodes.HANDOFF_PUT | region << EventCodes.REGION_SHIFT, channel, key);
+    }
+
+    /** What a {@link #handoffPut} of this process with equal channel and key handed over was taken; stamped after. */
+    public static void handoffTake(int region, long channel, long key) {
+        Rings.record(EventCodes.HANDOFF_TAKE | region << EventCodes.REGION_SHIFT, channel, key);
+    }
+
     /** Arrival at a barrier or collective; {@code shape} is its participants, or a {@link #collectiveShape}. */
     public static void barrierEnter(int region, long key, long participants) {
         Rings.record(EventCodes.BARRIER_ENTER | region << EventCodes.REGION_SHIFT, key, participants);
