@@ -1,5 +1,6 @@
 package dev.dprof.agent;
 
+import dev.dprof.agent.bootstrap.HandoffStats;
 import dev.dprof.agent.bootstrap.NativeClock;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingConfig;
@@ -110,6 +111,9 @@ final class AgentStarter {
         awaitWarm(drainer);
         config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
+        if (!config.handoffs().isEmpty()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
+        }
         weaver.install(inst);
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
@@ -147,6 +151,14 @@ final class AgentStarter {
                     AgentStarter::warn);
         } catch (RuntimeException e) {
             warn("calibration off (" + e + "); the application runs on");
+        }
+    }
+
+    /** At exit: the handoff edges the probes had to drop, if any (counted, never silent). */
+    private static void reportHandoffs() {
+        String summary = HandoffStats.summary();
+        if (summary != null) {
+            warn(summary);
         }
     }
 
