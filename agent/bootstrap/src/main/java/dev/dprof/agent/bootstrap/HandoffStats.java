@@ -13,6 +13,8 @@ public final class HandoffStats {
     static final LongAdder DEPARTED = new LongAdder();
     /** Takes of an element the probes never saw put (put before the agent started, or purged meanwhile). */
     static final LongAdder UNMATCHED_TAKES = new LongAdder();
+    /** Takes whose call overlapped a resync of their queue: recorded nothing, to stay exact. */
+    static final LongAdder TAKES_DURING_RESYNC = new LongAdder();
     /** Futures waited for whose completion was put more than once (racing completers): no take recorded. */
     static final LongAdder FUTURE_RACES = new LongAdder();
 
@@ -31,6 +33,10 @@ public final class HandoffStats {
         return UNMATCHED_TAKES.sum();
     }
 
+    public static long takesDuringResync() {
+        return TAKES_DURING_RESYNC.sum();
+    }
+
     public static long futureRaces() {
         return FUTURE_RACES.sum();
     }
@@ -43,11 +49,13 @@ public final class HandoffStats {
         long ambiguous = ambiguous();
         long departed = departed();
         long races = futureRaces();
-        if (ambiguous == 0 && departed == 0 && races == 0) {
+        long resyncs = takesDuringResync();
+        if (ambiguous == 0 && departed == 0 && races == 0 && resyncs == 0) {
             return null;
         }
-        return "handoffs: " + ambiguous + " puts of an element already in its queue (both edges dropped), "
-                + departed + " elements left their queue without a take (drainTo, remove, clear), "
-                + races + " futures completed by racing threads (edge dropped)";
+        return "handoffs: " + ambiguous + " elements put while their reference was in flight in the same queue,"
+                + " " + departed + " elements left their queue without a take (drainTo, remove, clear), "
+                + resyncs + " takes overlapped a resync, " + races + " futures completed by racing threads"
+                + " (edges dropped, never wrong)";
     }
 }

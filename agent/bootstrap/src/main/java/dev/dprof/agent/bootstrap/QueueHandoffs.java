@@ -17,7 +17,8 @@ import java.util.function.Function;
  * constructed ({@link #constructed}, which names its site) or, for a queue made before the agent,
  * when it is first used.</li>
  * <li>Two probe events per handoff (one put, one take); the side table's monitor is taken once at
- * the put's entry, once at its end and once at the take.</li>
+ * the put's entry, once at its end and once at the take's end; a take's entry reads the queue's
+ * resync epoch (a volatile read).</li>
  * <li>Nothing here throws into the host: the advice suppresses and counts any failure.</li>
  * </ul>
  */
@@ -38,10 +39,14 @@ public final class QueueHandoffs {
 
     private static QueueHandoff make(Object queue, String site) {
         if (site == null) {
-            return new QueueHandoff(0, 0, false);
+            return new QueueHandoff(0, null, null, false);
         }
-        int region = HandoffSites.region("queue", HandoffSites.className(queue), site);
-        return new QueueHandoff(HandoffSites.newChannel(), region, true);
+        QueueHandoff q = new QueueHandoff(HandoffSites.newChannel(), HandoffSites.className(queue), site, true);
+        if (queue instanceof Collection<?> c) {
+            // What the constructor's collection (or life before the agent) put in, unregistered.
+            q.present(c.toArray());
+        }
+        return q;
     }
 
     private static QueueHandoff of(Object queue) {
@@ -64,11 +69,7 @@ public final class QueueHandoffs {
         if (q.resyncDue() && queue instanceof Collection<?> c) {
             q.resync(c);
         }
-        long seq = q.put(element, Thread.currentThread());
-        if (seq > 0) {
-            Probes.handoffPut(q.region, q.channel, seq);
-        }
-        return seq;
+        return q.put(element, Thread.currentThread());
     }
 
     /** At the end of a put that {@link #beforePut} registered: {@code inserted} is whether the element is in the queue. */
@@ -78,18 +79,15 @@ public final class QueueHandoffs {
         }
     }
 
-    /** After a take or poll returned {@code element} (null: nothing taken). */
-    public static void afterTake(Object queue, Object element) {
-        if (element == null) {
-            return;
-        }
-        QueueHandoff q = of(queue);
-        if (!q.recorded) {
-            return;
-        }
-        long seq = q.take(element);
-        if (seq > 0) {
-            Probes.handoffTake(q.region, q.channel, seq);
+    /** At the entry of a take or poll: the token {@link #afterTake} needs (the queue's resync epoch). */
+    public static int beforeTake(Object queue) {
+        return of(queue).takeEpoch();
+    }
+
+    /** After a take or poll that {@link #beforeTake} saw begin returned {@code element} (null: nothing taken). */
+    public static void afterTake(Object queue, Object element, int token) {
+        if (element != null && token != QueueHandoff.NOT_RECORDED) {
+            of(queue).take(element, token);
         }
     }
 

@@ -57,9 +57,15 @@ final class HandoffAdvices {
 
     /** A take or poll: what it returned was taken. */
     static final class QueueTake {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static int enter(@Advice.This Object queue) {
+            return QueueHandoffs.beforeTake(queue);
+        }
+
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object queue, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object taken) {
-            QueueHandoffs.afterTake(queue, taken);
+        static void exit(@Advice.This Object queue, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object taken,
+                         @Advice.Enter int token) {
+            QueueHandoffs.afterTake(queue, taken, token);
         }
     }
 
