@@ -158,22 +158,23 @@ final class QueueHandoff {
 
     /**
      * After a take returned {@code element}: stamps the take with the element's sequence number
-     * when it is exact. Nothing is stamped or changed if a resync began since {@code entryEpoch}.
+     * when it is exact, and returns that number (0: nothing stamped). Nothing is stamped or
+     * changed if a resync began since {@code entryEpoch}.
      */
-    synchronized void take(Object element, int entryEpoch) {
+    synchronized long take(Object element, int entryEpoch) {
         if (entryEpoch != epoch) {
             HandoffStats.TAKES_DURING_RESYNC.increment();
-            return;
+            return 0;
         }
         IdentitySlots t = inFlight;
         int i = t.find(element);
         if (i < 0) {
             HandoffStats.UNMATCHED_TAKES.increment();
-            return;
+            return 0;
         }
         if ((t.flags[i] & GRAVE) != 0) {
             t.removeAt(i);
-            return;
+            return 0;
         }
         long seq = (t.flags[i] & IdentitySlots.AMBIGUOUS) == 0 ? t.seqs[i] : 0;
         if (seq > 0) {
@@ -182,6 +183,7 @@ final class QueueHandoff {
         if (--t.counts[i] <= 0) {
             t.removeAt(i);
         }
+        return seq;
     }
 
     /** Whether the table has grown enough since the last resync that one is due (a racy read is fine). */
@@ -241,7 +243,12 @@ final class QueueHandoff {
         }
     }
 
+    /** Entries held (elements in flight and graves): what a leak would make grow. */
     synchronized int inFlight() {
         return inFlight.size();
+    }
+
+    synchronized int capacity() {
+        return inFlight.capacity();
     }
 }
