@@ -62,7 +62,8 @@ final class AgentStarter {
         AgentArgs parsed;
         try {
             parsed = AgentArgs.parse(args);
-            config = parsed.config().isPresent() ? ConfigLoader.load(parsed.config().get()) : AgentConfig.defaults();
+            config = overridden(parsed.config().isPresent() ? ConfigLoader.load(parsed.config().get())
+                    : AgentConfig.defaults(), parsed);
             simulated = DomainClock.simulatedFromEnvironment();
         } catch (ConfigException | IllegalArgumentException e) {
             warn(e.getMessage() + "; the application runs unprofiled");
@@ -152,6 +153,12 @@ final class AgentStarter {
         } catch (RuntimeException e) {
             warn("calibration off (" + e + "); the application runs on");
         }
+    }
+
+    /** The YAML's configuration with what the agent arguments override ({@code handoffs=}). */
+    private static AgentConfig overridden(AgentConfig config, AgentArgs args) {
+        return args.handoffs().map(on -> config.withHandoffs(on ? AgentConfig.ALL_HANDOFFS : java.util.Set.of()))
+                .orElse(config);
     }
 
     /** At exit: the handoff edges the probes had to drop, if any (counted, never silent). */

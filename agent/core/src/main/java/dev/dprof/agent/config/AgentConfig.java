@@ -71,6 +71,12 @@ public record AgentConfig(
                 DEFAULT_RING_EVENTS, true, List.of(), Optional.empty(), List.of());
     }
 
+    /** This configuration recording the handoff kinds {@code kinds} (for the agent argument {@code handoffs=}). */
+    public AgentConfig withHandoffs(Set<HandoffRegions.Kind> kinds) {
+        return new AgentConfig(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration,
+                regions, kinds);
+    }
+
     /** This configuration with another output directory (for the agent argument {@code out=}). */
     public AgentConfig withOut(Path newOut) {
         return new AgentConfig(version, newOut, clock, drainIntervalMs, ringEvents, annotations, exclude,
