@@ -34,6 +34,7 @@ public final class BenchMain {
             case "overhead" -> OverheadCommand.run(args.subList(1, args.size()));
             case "conversion" -> ConversionCommand.run(args.subList(1, args.size()));
             case "export" -> ExportCommand.run(args.subList(1, args.size()));
+            case "handoff" -> HandoffCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
     }
@@ -58,6 +59,12 @@ public final class BenchMain {
                 --keep       keep the temporary directory (config, queues of the disk run)
                 --ring-events N  the agent's per-thread ring in events (default 8388608, lossless at full
                              speed; a ring larger than the L2 costs the probe a few ns, see BENCHMARKS.md)
+
+            usage: ./dprof bench handoff [--rounds R] [--quick]
+
+              handoff  queue-heavy handoffs (producer/consumer through ArrayBlockingQueue and LinkedBlockingQueue,
+                       tasks into a ThreadPoolExecutor) in JMH forks with the agent, handoffs on and off alternately,
+                       R rounds (2): throughput on/off per benchmark; target ≥ 0.5. About 2 minutes.
 
             usage: ./dprof bench consolidate [--events N] [--processes P] [--threads T] [--iterations I]
                                              [--repeats R] [--xmx SIZE] [--truth] [--json FILE] [--jfr FILE]

@@ -38,7 +38,7 @@ class BadConfigIT {
                 """);
         String line = runUnprofiled(tmp, ForkedJvm.app(CountingApp.class, tmp).agent(config, tmp.resolve("out")));
         assertEquals("dprof: " + config + ":5: regions[0].kind: unknown kind 'sned' (expected one of plain, send, "
-                + "receive, barrier, collective, progress)" + UNPROFILED, line);
+                + "receive, barrier, collective, progress, handoff)" + UNPROFILED, line);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.format.EventKind;
+import dev.dprof.format.HandoffRegions;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Exact event counts: {@value #THREADS} threads × {@value #CALLS} calls of two YAML regions (an
  * instance and a static method) give exactly that many enters and exits per region, one
  * THREAD_START and one THREAD_END per worker, nothing lost, and each thread's ticks never go
- * back. Each worker records 4·{@value #CALLS}+2 events, fewer than its ring holds, so no loss is
- * possible whatever the drainer's timing.
+ * back. Each worker records 4·{@value #CALLS}+2 events and the handoff put of its own end, fewer
+ * than its ring holds, so no loss is possible whatever the drainer's timing; main records only
+ * handoffs (the workers' starts, their joins).
  */
 class CountingIT {
     static final int THREADS = 4;
@@ -73,7 +75,15 @@ class CountingIT {
                         "the drainer writes only its probe-cost marker");
                 continue;
             }
+            List<Event> handoffs = events.stream().filter(e -> e.kind().handsOff()).toList();
+            if (events.stream().allMatch(e -> e.kind().handsOff() || e.kind() == EventKind.THREAD_START
+                    || e.kind() == EventKind.THREAD_END)) {
+                continue; // main, and the JVM's own threads: only their handoffs (starts, joins, ends)
+            }
             assertTrue(workers.remove(name), () -> "unexpected thread with events: " + name);
+            assertEquals(List.of(List.of(HandoffRegions.THREAD_END, thread.getKey())),
+                    handoffs.stream().map(e -> List.of(e.a(), e.b())).toList(), name + " puts its own end, nothing else");
+            events = events.stream().filter(e -> !e.kind().handsOff()).toList();
             assertEquals(4 * CALLS + 2, events.size(), name);
             assertEquals(EventKind.THREAD_START, events.get(0).kind(), name + " starts with THREAD_START");
             assertEquals(EventKind.THREAD_END, events.get(events.size() - 1).kind(), name + " ends with THREAD_END");

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.dprof.consolidator.stats.RegionStats;
 import dev.dprof.consolidator.stats.RunStatistics;
 import dev.dprof.format.EventKind;
+import dev.dprof.format.HandoffRegions;
 import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
@@ -105,6 +106,8 @@ class NestingIT {
         e.addAll(List.of("ENTER nest.static", "EXIT nest.static"));
         e.addAll(List.of(describe(ENTER, "widget.new"), describe(EXIT, "widget.new")));
         e.addAll(List.of(describe(ENTER, "widget.new"), describe(EXIT_THROW, "widget.new")));
+        // The thread puts its own end for Thread.join (HandoffRegions.THREAD_END) just before it ends.
+        e.add(describe(EventKind.HANDOFF_PUT, HandoffRegions.threadsName()));
         e.add(describe(THREAD_END, null));
         return e;
     }

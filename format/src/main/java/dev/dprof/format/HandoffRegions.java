@@ -21,6 +21,8 @@ import java.util.Locale;
  * <li>{@link #THREAD_END}: a thread puts its own id as it ends; {@code join} takes it;</li>
  * <li>from {@link #FIRST_OBJECT} on: one channel per queue, executor or future table of the process,
  * with a sequence number per channel as key;</li>
+ * <li>with {@link #CUSTOM_CHANNEL} set: a handoff the YAML picks ({@code kind: handoff}), its configured
+ * channel's value in the bits below;</li>
  * <li>a take whose channel has {@link #BACK_PRESSURE} set is a put that blocked on a full queue:
  * it waited for the take of that queue ({@code channel & ~BACK_PRESSURE}) with its key {@code b},
  * which freed the space; it matches that take, not a put.</li>
@@ -33,6 +35,8 @@ public final class HandoffRegions {
     public static final long THREAD_END = 1;
     /** The first channel of a queue, executor or future table; lower ones are reserved. */
     public static final long FIRST_OBJECT = 16;
+    /** Set in the channel of a handoff the YAML picks (bits 62 and 63 clear), so it never meets another channel. */
+    public static final long CUSTOM_CHANNEL = 1L << 61;
     /** Set in a take's channel: a put that waited for a take of that channel (back-pressure). */
     public static final long BACK_PRESSURE = 1L << 62;
 

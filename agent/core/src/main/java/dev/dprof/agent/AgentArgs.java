@@ -4,20 +4,22 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=false]}. A bare argument
+ * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=false][,handoffs=auto|off]}. A bare argument
  * without '=' is taken as the config file, the way {@code -javaagent:dprof.jar=dprof.yaml} reads
  * naturally. The drainer warms up before {@code main} unless {@code warmup=false} (see
  * BENCHMARKS.md "Agent overhead": without it the drain path ran interpreted while the application
- * ran, and the drainer cost twice the CPU).
+ * ran, and the drainer cost twice the CPU). {@code handoffs=} overrides the YAML's {@code handoffs:}
+ * (one config file, two runs: {@code ./dprof bench handoff} measures with and without).
  */
-record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup) {
+record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Optional<Boolean> handoffs) {
 
     static AgentArgs parse(String args) {
         Optional<Path> config = Optional.empty();
         Optional<Path> out = Optional.empty();
         boolean warmup = true;
+        Optional<Boolean> handoffs = Optional.empty();
         if (args == null || args.isBlank()) {
-            return new AgentArgs(config, out, warmup);
+            return new AgentArgs(config, out, warmup, handoffs);
         }
         for (String part : args.split(",")) {
             String p = part.trim();
@@ -37,10 +39,17 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup) {
                     }
                     warmup = value.equals("true");
                 }
+                case "handoffs" -> {
+                    if (!value.equals("auto") && !value.equals("off")) {
+                        throw new IllegalArgumentException("agent argument handoffs: expected auto or off, found '"
+                                + value + "'");
+                    }
+                    handoffs = Optional.of(value.equals("auto"));
+                }
                 default -> throw new IllegalArgumentException("unknown agent argument '" + key
-                        + "' (expected config=FILE, out=DIR, warmup=true|false)");
+                        + "' (expected config=FILE, out=DIR, warmup=true|false, handoffs=auto|off)");
             }
         }
-        return new AgentArgs(config, out, warmup);
+        return new AgentArgs(config, out, warmup, handoffs);
     }
 }

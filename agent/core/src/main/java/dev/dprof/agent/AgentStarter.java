@@ -1,5 +1,6 @@
 package dev.dprof.agent;
 
+import dev.dprof.agent.bootstrap.HandoffStats;
 import dev.dprof.agent.bootstrap.NativeClock;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingConfig;
@@ -61,7 +62,8 @@ final class AgentStarter {
         AgentArgs parsed;
         try {
             parsed = AgentArgs.parse(args);
-            config = parsed.config().isPresent() ? ConfigLoader.load(parsed.config().get()) : AgentConfig.defaults();
+            config = overridden(parsed.config().isPresent() ? ConfigLoader.load(parsed.config().get())
+                    : AgentConfig.defaults(), parsed);
             simulated = DomainClock.simulatedFromEnvironment();
         } catch (ConfigException | IllegalArgumentException e) {
             warn(e.getMessage() + "; the application runs unprofiled");
@@ -110,6 +112,9 @@ final class AgentStarter {
         awaitWarm(drainer);
         config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
+        if (!config.handoffs().isEmpty()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
+        }
         weaver.install(inst);
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
@@ -147,6 +152,20 @@ final class AgentStarter {
                     AgentStarter::warn);
         } catch (RuntimeException e) {
             warn("calibration off (" + e + "); the application runs on");
+        }
+    }
+
+    /** The YAML's configuration with what the agent arguments override ({@code handoffs=}). */
+    private static AgentConfig overridden(AgentConfig config, AgentArgs args) {
+        return args.handoffs().map(on -> config.withHandoffs(on ? AgentConfig.ALL_HANDOFFS : java.util.Set.of()))
+                .orElse(config);
+    }
+
+    /** At exit: the handoff edges the probes had to drop, if any (counted, never silent). */
+    private static void reportHandoffs() {
+        String summary = HandoffStats.summary();
+        if (summary != null) {
+            warn(summary);
         }
     }
 

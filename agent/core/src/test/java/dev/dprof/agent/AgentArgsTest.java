@@ -26,4 +26,13 @@ class AgentArgsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentArgs.parse("warmup=no"));
         assertEquals("agent argument warmup: expected true or false, found 'no'", e.getMessage());
     }
+
+    @Test
+    void handoffsOverrideTheYamlOnlyWhenGiven() {
+        assertEquals(Optional.empty(), AgentArgs.parse("config=dprof.yaml").handoffs());
+        assertEquals(Optional.of(false), AgentArgs.parse("config=dprof.yaml,handoffs=off").handoffs());
+        assertEquals(Optional.of(true), AgentArgs.parse("handoffs=auto").handoffs());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentArgs.parse("handoffs=on"));
+        assertEquals("agent argument handoffs: expected auto or off, found 'on'", e.getMessage());
+    }
 }

@@ -1,6 +1,7 @@
 package dev.dprof.agent.bootstrap;
 
 import dev.dprof.format.EventCodes;
+import dev.dprof.format.HandoffRegions;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
 
@@ -47,6 +48,28 @@ public final class Probes {
     /** Stamped after the message's bytes arrived. */
     public static void receive(int region, long channel, long key) {
         Rings.record(EventCodes.RECEIVE | region << EventCodes.REGION_SHIFT, channel, key);
+    }
+
+    /**
+     * Something is handed to another thread of this process ({@code dev.dprof.format.HandoffRegions}):
+     * stamped before the other thread can see it.
+     */
+    public static void handoffPut(int region, long channel, long key) {
+        Rings.record(EventCodes.HANDOFF_PUT | region << EventCodes.REGION_SHIFT, channel, key);
+    }
+
+    /** What a {@link #handoffPut} of this process with equal channel and key handed over was taken; stamped after. */
+    public static void handoffTake(int region, long channel, long key) {
+        Rings.record(EventCodes.HANDOFF_TAKE | region << EventCodes.REGION_SHIFT, channel, key);
+    }
+
+    /**
+     * The channel a custom handoff (a YAML region of kind handoff) records: the configured value
+     * with {@code HandoffRegions.CUSTOM_CHANNEL} set and the two bits above it clear, so it can never be a
+     * reserved channel, a queue's own, or a back-pressure take. Both ends map alike, so they match.
+     */
+    public static long customChannel(long configured) {
+        return configured & ~(7L << 61) | HandoffRegions.CUSTOM_CHANNEL;
     }
 
     /** Arrival at a barrier or collective; {@code shape} is its participants, or a {@link #collectiveShape}. */

@@ -1,9 +1,12 @@
 package dev.dprof.agent.config;
 
+import dev.dprof.format.HandoffRegions;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The whole agent configuration, as read from the YAML file by {@link ConfigLoader}. Immutable.
@@ -18,6 +21,7 @@ import java.util.Optional;
  * @param exclude         class patterns that are never woven (each compiles with {@link ClassPattern#forClass})
  * @param calibration     the calibration base to join, if any
  * @param regions         the configured regions, in file order
+ * @param handoffs        the handoff kinds recorded ({@code handoffs:}; all of them by default, none for {@code off})
  */
 public record AgentConfig(
         int version,
@@ -28,7 +32,8 @@ public record AgentConfig(
         boolean annotations,
         List<String> exclude,
         Optional<CalibrationSpec> calibration,
-        List<RegionSpec> regions) {
+        List<RegionSpec> regions,
+        Set<HandoffRegions.Kind> handoffs) {
 
     public static final int VERSION = 1;
     public static final String DEFAULT_OUT = "dprof-runs";
@@ -46,7 +51,19 @@ public record AgentConfig(
         exclude = List.copyOf(exclude);
         Objects.requireNonNull(calibration, "calibration");
         regions = List.copyOf(regions);
+        handoffs = Set.copyOf(handoffs);
     }
+
+    /** A configuration that records every kind of handoff ({@code handoffs: auto}, the default). */
+    public AgentConfig(int version, Path out, ClockChoice clock, int drainIntervalMs, int ringEvents,
+                       boolean annotations, List<String> exclude, Optional<CalibrationSpec> calibration,
+                       List<RegionSpec> regions) {
+        this(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration, regions,
+                ALL_HANDOFFS);
+    }
+
+    /** {@code handoffs: auto}: every kind. */
+    public static final Set<HandoffRegions.Kind> ALL_HANDOFFS = Set.copyOf(EnumSet.allOf(HandoffRegions.Kind.class));
 
     /** The configuration of an empty file: every option at its default, no regions. */
     public static AgentConfig defaults() {
@@ -54,9 +71,15 @@ public record AgentConfig(
                 DEFAULT_RING_EVENTS, true, List.of(), Optional.empty(), List.of());
     }
 
+    /** This configuration recording the handoff kinds {@code kinds} (for the agent argument {@code handoffs=}). */
+    public AgentConfig withHandoffs(Set<HandoffRegions.Kind> kinds) {
+        return new AgentConfig(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration,
+                regions, kinds);
+    }
+
     /** This configuration with another output directory (for the agent argument {@code out=}). */
     public AgentConfig withOut(Path newOut) {
         return new AgentConfig(version, newOut, clock, drainIntervalMs, ringEvents, annotations, exclude,
-                calibration, regions);
+                calibration, regions, handoffs);
     }
 }

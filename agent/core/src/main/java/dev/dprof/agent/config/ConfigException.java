@@ -3,7 +3,7 @@ package dev.dprof.agent.config;
 /**
  * A configuration file that cannot be used. {@link #getMessage()} is one line that names the file and, where the
  * problem has a place, the line: {@code dprof.yaml:12: regions[1].kind: unknown kind 'sned' (expected one of plain,
- * send, receive, barrier, collective, progress)}. The agent prints it and runs the application unprofiled.
+ * send, receive, barrier, collective, progress, handoff)}. The agent prints it and runs the application unprofiled.
  */
 public final class ConfigException extends Exception {
 

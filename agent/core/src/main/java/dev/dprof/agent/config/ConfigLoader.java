@@ -1,6 +1,7 @@
 package dev.dprof.agent.config;
 
 import dev.dprof.format.CollectiveFlavour;
+import dev.dprof.format.HandoffRegions;
 import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigInteger;
@@ -52,7 +53,7 @@ import org.yaml.snakeyaml.reader.ReaderException;
  *
  * <p>Every problem, whatever it is, comes out as one {@link ConfigException} whose message is one line naming the
  * file and, where the problem has a place, the line: {@code dprof.yaml:12: regions[1].kind: unknown kind 'sned'
- * (expected one of plain, send, receive, barrier, collective, progress)}. No other exception escapes for any file content.
+ * (expected one of plain, send, receive, barrier, collective, progress, handoff)}. No other exception escapes for any file content.
  *
  * <p>The file is read with SnakeYAML's node API ({@link Yaml#compose}), never constructed into objects, so no tag
  * can instantiate a class. Anchors and aliases work (and {@code <<} merge keys), within limits: at most
@@ -69,10 +70,13 @@ public final class ConfigLoader {
     public static final int MAX_DEPTH = 16;
 
     static final List<String> TOP_KEYS = List.of("version", "out", "clock", "drainIntervalMs", "ringEvents",
-            "annotations", "exclude", "calibration", "regions");
+            "annotations", "exclude", "calibration", "handoffs", "regions");
     static final List<String> CALIBRATION_KEYS = List.of("base", "intervalSec");
     static final List<String> REGION_KEYS = List.of("name", "class", "method", "descriptor", "kind", "id", "channel",
-            "key", "participants", "instance", "flavour", "rank", "root");
+            "key", "participants", "instance", "flavour", "rank", "root", "side");
+    private static final String RETURN_ONLY = "'return' is only allowed for kind receive or a handoff's take, ";
+    static final List<String> HANDOFF_KINDS = java.util.Arrays.stream(HandoffRegions.Kind.values())
+            .map(HandoffRegions.Kind::yamlName).toList();
     static final List<String> SOURCE_KEYS = List.of("arg", "field", "getter", "return", "property", "const");
 
     private static final String YAML_TAG_PREFIX = "tag:yaml.org,2002:";
@@ -434,8 +438,41 @@ public final class ConfigLoader {
             Optional<CalibrationSpec> calibration = f.has("calibration")
                     ? calibration(f.value("calibration"))
                     : Optional.empty();
+            Set<HandoffRegions.Kind> handoffs = f.has("handoffs") ? handoffs(f.value("handoffs"))
+                    : AgentConfig.ALL_HANDOFFS;
             List<RegionSpec> regions = f.has("regions") ? regions(f.value("regions")) : List.of();
-            return new AgentConfig(version, out, clock, drain, ring, annotations, exclude, calibration, regions);
+            return new AgentConfig(version, out, clock, drain, ring, annotations, exclude, calibration, regions,
+                    handoffs);
+        }
+
+        /** {@code auto} (every kind), {@code off} (none), or the list of kinds that stay on. */
+        private Set<HandoffRegions.Kind> handoffs(Node v) throws ConfigException {
+            String kinds = String.join(", ", HANDOFF_KINDS);
+            if (v instanceof ScalarNode s && !isNull(v)) {
+                switch (s.getValue().toLowerCase(Locale.ROOT)) {
+                    case "auto":
+                        return AgentConfig.ALL_HANDOFFS;
+                    case "off":
+                        return Set.of();
+                    default:
+                        break;
+                }
+            }
+            if (!(v instanceof SequenceNode)) {
+                throw error(v, "handoffs", "expected auto, off or a list of kinds (" + kinds + "), found "
+                        + describe(v));
+            }
+            List<Node> items = list(v, "handoffs");
+            Set<HandoffRegions.Kind> on = java.util.EnumSet.noneOf(HandoffRegions.Kind.class);
+            for (int i = 0; i < items.size(); i++) {
+                String path = "handoffs[" + i + "]";
+                HandoffRegions.Kind kind = choice(items.get(i), path, "handoff kind", HandoffRegions.Kind.values(),
+                        HandoffRegions.Kind::yamlName);
+                if (!on.add(kind)) {
+                    throw error(items.get(i), path, "duplicate handoff kind " + quote(kind.yamlName()));
+                }
+            }
+            return on;
         }
 
         private int ringEvents(Node v) throws ConfigException {
@@ -589,13 +626,23 @@ public final class ConfigLoader {
                     ? OptionalInt.of(intInRange(f.value("id"), f.path("id"), 1, RegionSpec.MAX_ID))
                     : OptionalInt.empty();
 
-            notAllowed(f, "channel", kind, kind.hasChannel(), "send, receive");
-            notAllowed(f, "key", kind, kind.needsKey(), "send, receive, barrier, collective");
+            notAllowed(f, "channel", kind, kind.hasChannel(), "send, receive, handoff");
+            notAllowed(f, "key", kind, kind.needsKey(), "send, receive, barrier, collective, handoff");
+            notAllowed(f, "side", kind, kind == RegionKind.HANDOFF, "handoff");
+            Optional<RegionSpec.HandoffSide> side = Optional.empty();
+            if (kind == RegionKind.HANDOFF) {
+                if (!f.has("side")) {
+                    throw error(n, path, "missing required key 'side' for kind handoff (put or take)");
+                }
+                side = Optional.of(choice(f.value("side"), f.path("side"), "side", RegionSpec.HandoffSide.values(),
+                        RegionSpec.HandoffSide::yamlName));
+            }
             notAllowed(f, "participants", kind, kind.isCollective(), "barrier, collective");
             notAllowed(f, "flavour", kind, kind == RegionKind.COLLECTIVE, "collective");
             if (kind.needsKey() && !f.has("key")) {
                 throw error(n, path, "missing required key 'key' for kind " + kind.yamlName()
-                        + (kind.isCollective() ? " (the " + kind.yamlName() + " instance key)" : " (the message key)"));
+                        + (kind.isCollective() ? " (the " + kind.yamlName() + " instance key)"
+                        : kind == RegionKind.HANDOFF ? " (what identifies the thing handed over)" : " (the message key)"));
             }
             if (kind.isCollective() && !f.has("participants")) {
                 throw error(n, path, "missing required key 'participants' for kind " + kind.yamlName());
@@ -616,6 +663,10 @@ public final class ConfigLoader {
             Optional<ValueSource> key = f.has("key")
                     ? Optional.of(valueSource(f.value("key"), f.path("key"), kind, true))
                     : Optional.empty();
+            if (key.isPresent() && key.get() instanceof ValueSource.Return
+                    && side.orElse(null) == RegionSpec.HandoffSide.PUT) {
+                throw error(f.value("key"), f.path("key"), RETURN_ONLY + "not a handoff's put (it is recorded on entry)");
+            }
             Optional<ValueSource> participants = f.has("participants")
                     ? Optional.of(participants(f.value("participants"), f.path("participants"), kind))
                     : Optional.empty();
@@ -623,7 +674,7 @@ public final class ConfigLoader {
                     ? Optional.of(instance(f.value("instance"), f.path("instance"), kind))
                     : Optional.empty();
             return new RegionSpec(name, cls, method, descriptor, kind, id, channel, key, participants, instance,
-                    line(n.getStartMark()), collective);
+                    line(n.getStartMark()), collective, side);
         }
 
         /** A collective's flavour and, as the flavour needs them, where its rank and its root come from. */
@@ -783,9 +834,8 @@ public final class ConfigLoader {
                 if (!isKey) {
                     throw error(f.keyNode("return"), path, "'return' is only allowed in the key of a receive region");
                 }
-                if (kind != RegionKind.RECEIVE) {
-                    throw error(f.keyNode("return"), path, "'return' is only allowed for kind receive, not "
-                            + kind.yamlName());
+                if (kind != RegionKind.RECEIVE && kind != RegionKind.HANDOFF) {
+                    throw error(f.keyNode("return"), path, RETURN_ONLY + "not " + kind.yamlName());
                 }
                 if (!bool(f.value("return"), f.path("return"))) {
                     throw error(f.value("return"), f.path("return"), "must be true (omit 'return' otherwise)");

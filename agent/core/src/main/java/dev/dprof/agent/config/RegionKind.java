@@ -13,6 +13,8 @@ package dev.dprof.agent.config;
  *       {@code key} and {@code participants}, the participant's {@code rank} where the flavour depends on ranks and
  *       the {@code root}'s rank where it has one.</li>
  *   <li>{@link #PROGRESS}: a progress point.</li>
+ *   <li>{@link #HANDOFF}: a handoff between threads of one process that the YAML picks ({@code side: put|take});
+ *       needs a {@code key}, may name a {@code channel}; like a receive, its take side may key by the return value.</li>
  * </ul>
  */
 public enum RegionKind {
@@ -21,21 +23,22 @@ public enum RegionKind {
     RECEIVE,
     BARRIER,
     COLLECTIVE,
-    PROGRESS;
+    PROGRESS,
+    HANDOFF;
 
     /** The spelling used in the YAML file ({@code plain}, {@code send}, ...). */
     public String yamlName() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Whether regions of this kind carry a message {@code channel} (send and receive). */
+    /** Whether regions of this kind carry a {@code channel} (send, receive and handoff). */
     public boolean hasChannel() {
-        return this == SEND || this == RECEIVE;
+        return this == SEND || this == RECEIVE || this == HANDOFF;
     }
 
-    /** Whether regions of this kind require a {@code key} (send, receive, barrier and collective). */
+    /** Whether regions of this kind require a {@code key} (send, receive, barrier, collective and handoff). */
     public boolean needsKey() {
-        return this == SEND || this == RECEIVE || this == BARRIER || this == COLLECTIVE;
+        return this == SEND || this == RECEIVE || this == BARRIER || this == COLLECTIVE || this == HANDOFF;
     }
 
     /** Whether regions of this kind are collectives and record participants (barrier and collective). */

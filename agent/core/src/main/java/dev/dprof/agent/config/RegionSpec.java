@@ -21,7 +21,8 @@ import java.util.OptionalInt;
  *       when the flavour is ranked, its {@code root} exactly when it is rooted; neither is {@link ValueSource.Return},
  *       and a {@link ValueSource.Const} is a non-negative decimal {@code int}.</li>
  *   <li>{@code instance}, when present, is an {@link ValueSource.Arg} or a {@link ValueSource.Property}.</li>
- *   <li>{@link ValueSource.Return} appears only as the {@code key} of a receive region.</li>
+ *   <li>{@link ValueSource.Return} appears only as the {@code key} of a receive region or of a handoff's take.</li>
+ *   <li>{@code side} is present exactly for {@link RegionKind#HANDOFF}.</li>
  *   <li>{@code id}, when present, is in 1..{@value #MAX_ID}.</li>
  * </ul>
  *
@@ -37,6 +38,7 @@ import java.util.OptionalInt;
  * @param instance      the dynamic region id (per call from an argument, or once from a system property)
  * @param line          the 1-based line of the YAML file where this entry starts
  * @param collective    collective: its flavour, and where the rank and the root come from
+ * @param side          handoff: whether the method puts (recorded on entry) or takes (on exit)
  */
 public record RegionSpec(
         String name,
@@ -50,7 +52,20 @@ public record RegionSpec(
         Optional<ValueSource> participants,
         Optional<ValueSource> instance,
         int line,
-        Optional<Collective> collective) {
+        Optional<Collective> collective,
+        Optional<HandoffSide> side) {
+
+    /** Which end of a custom handoff a method is ({@code side:}). */
+    public enum HandoffSide {
+        /** Stamped on entry, before what is handed over can be seen. */
+        PUT,
+        /** Stamped on normal exit, after it was taken. */
+        TAKE;
+
+        public String yamlName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     /** What a collective region records besides key and participants (Becker §4.1). */
     public record Collective(CollectiveFlavour flavour, Optional<ValueSource> rank, Optional<ValueSource> root) {
@@ -66,7 +81,16 @@ public record RegionSpec(
                       RegionKind kind, OptionalInt id, Optional<ValueSource> channel, Optional<ValueSource> key,
                       Optional<ValueSource> participants, Optional<ValueSource> instance, int line) {
         this(name, classPattern, methodPattern, descriptor, kind, id, channel, key, participants, instance, line,
-                Optional.empty());
+                Optional.empty(), Optional.empty());
+    }
+
+    /** A region of any kind but handoff. */
+    public RegionSpec(String name, String classPattern, String methodPattern, Optional<String> descriptor,
+                      RegionKind kind, OptionalInt id, Optional<ValueSource> channel, Optional<ValueSource> key,
+                      Optional<ValueSource> participants, Optional<ValueSource> instance, int line,
+                      Optional<Collective> collective) {
+        this(name, classPattern, methodPattern, descriptor, kind, id, channel, key, participants, instance, line,
+                collective, Optional.empty());
     }
 
     /** The largest explicit region id (24 bits). */
@@ -84,5 +108,6 @@ public record RegionSpec(
         Objects.requireNonNull(participants, "participants");
         Objects.requireNonNull(instance, "instance");
         Objects.requireNonNull(collective, "collective");
+        Objects.requireNonNull(side, "side");
     }
 }

@@ -176,6 +176,31 @@ final class Advices {
         }
     }
 
+    /** The put side of a handoff the YAML picks: stamped on entry, before what is handed over can be seen. */
+    static final class HandoffPut {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@RegionId int region, @Channel long channel, @Key long key) {
+            Probes.handoffPut(region, Probes.customChannel(channel), key);
+        }
+    }
+
+    /** The take side of a handoff the YAML picks: stamped on normal exit, after it was taken. */
+    static final class HandoffTake {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@RegionId int region, @Channel long channel, @Key long key) {
+            Probes.handoffTake(region, Probes.customChannel(channel), key);
+        }
+    }
+
+    /** A handoff's take keyed by the method's return value. */
+    static final class HandoffTakeReturn {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@RegionId int region, @Channel long channel,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned) {
+            Probes.handoffTake(region, Probes.customChannel(channel), Probes.keyOf(returned));
+        }
+    }
+
     /** A Coz progress point: one visit each time the method returns normally. */
     static final class Progress {
         @Advice.OnMethodExit(suppress = Throwable.class)

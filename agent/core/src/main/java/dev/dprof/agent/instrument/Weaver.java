@@ -2,6 +2,7 @@ package dev.dprof.agent.instrument;
 
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.TcpProbes;
+import dev.dprof.format.HandoffRegions;
 import dev.dprof.format.TcpRegions;
 import dev.dprof.agent.config.AgentConfig;
 import dev.dprof.agent.config.ClassPattern;
@@ -60,6 +61,7 @@ public final class Weaver {
     private final StackManipulation adviceFailed;
     private final Consumer<String> warn;
     private final AtomicInteger failures = new AtomicInteger();
+    private final HandoffWeaving handoffs;
 
     /** A YAML region with its compiled patterns. */
     private record Selector(RegionSpec spec, ClassPattern type, ClassPattern method, int regionId) {
@@ -83,6 +85,7 @@ public final class Weaver {
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
+        handoffs = new HandoffWeaving(config.handoffs(), table, adviceFailed);
     }
 
     /**
@@ -138,7 +141,7 @@ public final class Weaver {
         if (name.equals(API_CLASS)) {
             return config.annotations() ? ByName.WEAVE : ByName.SKIP;
         }
-        if (name.equals(TcpAdvices.SOCKET_IMPL) || name.equals(TcpAdvices.CHANNEL_IMPL)) {
+        if (name.equals(TcpAdvices.SOCKET_IMPL) || name.equals(TcpAdvices.CHANNEL_IMPL) || handoffs.weaves(name)) {
             return ByName.WEAVE;
         }
         for (String own : OWN_PACKAGES) {
@@ -288,6 +291,9 @@ public final class Weaver {
         if (type.getName().equals(TcpAdvices.SOCKET_IMPL) || type.getName().equals(TcpAdvices.CHANNEL_IMPL)) {
             return weaveTcp(builder, type);
         }
+        if (handoffs.weaves(type.getName())) {
+            return handoffs.weave(builder, type);
+        }
         for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
             if (method.isAbstract() || method.isNative() || method.isTypeInitializer()) {
                 continue;
@@ -384,6 +390,24 @@ public final class Weaver {
                 advice = Advices.Collective.class;
             }
             case PROGRESS -> advice = Advices.Progress.class;
+            case HANDOFF -> {
+                if (!config.handoffs().contains(HandoffRegions.Kind.CUSTOM)) {
+                    return builder; // handoffs: off, or a list without custom
+                }
+                binding.bind(Advices.Channel.class, spec.channel().orElseThrow());
+                if (spec.side().orElseThrow() == RegionSpec.HandoffSide.PUT) {
+                    binding.bind(Advices.Key.class, spec.key().orElseThrow());
+                    advice = Advices.HandoffPut.class;
+                } else if (spec.key().orElseThrow() instanceof ValueSource.Return) {
+                    if (method.getReturnType().represents(void.class)) {
+                        binding.fail("key {return: true} on a method returning void");
+                    }
+                    advice = Advices.HandoffTakeReturn.class;
+                } else {
+                    binding.bind(Advices.Key.class, spec.key().get());
+                    advice = Advices.HandoffTake.class;
+                }
+            }
             default -> throw new IllegalStateException(spec.kind().toString());
         }
         if (binding.problem != null) {

@@ -233,7 +233,7 @@ class ConfigErrorsTest {
         void unknownKey() {
             fails("clock: rdtsc\nregons: []\n",
                     "dprof.yaml:2: unknown key 'regons' (expected one of version, out, clock, drainIntervalMs,"
-                            + " ringEvents, annotations, exclude, calibration, regions)");
+                            + " ringEvents, annotations, exclude, calibration, handoffs, regions)");
         }
 
         @Test
@@ -443,7 +443,7 @@ class ConfigErrorsTest {
         void unknownKey() {
             fails("regions:\n  - name: a\n    class: com.example.A\n    methd: run\n",
                     "dprof.yaml:4: regions[0]: unknown key 'methd' (expected one of name, class, method, descriptor,"
-                            + " kind, id, channel, key, participants, instance, flavour, rank, root)");
+                            + " kind, id, channel, key, participants, instance, flavour, rank, root, side)");
         }
 
         @Test
@@ -521,7 +521,7 @@ class ConfigErrorsTest {
                             + "    method: n\n"
                             + "    kind: sned\n",
                     "dprof.yaml:6: regions[1].kind: unknown kind 'sned' (expected one of plain, send, receive,"
-                            + " barrier, collective, progress)");
+                            + " barrier, collective, progress, handoff)");
         }
 
         @Test
@@ -600,13 +600,13 @@ class ConfigErrorsTest {
         @Test
         void keyOnPlainRegion() {
             fails(region(null, "key: {arg: 0}"),
-                    "dprof.yaml:5: regions[0].key: not allowed for kind plain (only for send, receive, barrier, collective)");
+                    "dprof.yaml:5: regions[0].key: not allowed for kind plain (only for send, receive, barrier, collective, handoff)");
         }
 
         @Test
         void keyOnProgressRegion() {
             fails(region("progress", "key: {arg: 0}"),
-                    "dprof.yaml:6: regions[0].key: not allowed for kind progress (only for send, receive, barrier, collective)");
+                    "dprof.yaml:6: regions[0].key: not allowed for kind progress (only for send, receive, barrier, collective, handoff)");
         }
 
         @Test
@@ -699,7 +699,7 @@ class ConfigErrorsTest {
         @Test
         void channelOnBarrier() {
             fails(region("barrier", "key: {arg: 0}", "participants: 4", "channel: x"),
-                    "dprof.yaml:8: regions[0].channel: not allowed for kind barrier (only for send, receive)");
+                    "dprof.yaml:8: regions[0].channel: not allowed for kind barrier (only for send, receive, handoff)");
         }
 
         @Test
@@ -747,13 +747,13 @@ class ConfigErrorsTest {
         @Test
         void returnOnSend() {
             fails(region("send", "key: {return: true}"),
-                    "dprof.yaml:6: regions[0].key: 'return' is only allowed for kind receive, not send");
+                    "dprof.yaml:6: regions[0].key: 'return' is only allowed for kind receive or a handoff's take, not send");
         }
 
         @Test
         void returnOnBarrierKey() {
             fails(region("barrier", "participants: 2", "key:", "  return: true"),
-                    "dprof.yaml:8: regions[0].key: 'return' is only allowed for kind receive, not barrier");
+                    "dprof.yaml:8: regions[0].key: 'return' is only allowed for kind receive or a handoff's take, not barrier");
         }
 
         @Test
@@ -867,7 +867,7 @@ class ConfigErrorsTest {
                             + "  - <<: *send\n"
                             + "    name: b\n"
                             + "    kind: plain\n",
-                    "dprof.yaml:2: regions[1].key: not allowed for kind plain (only for send, receive, barrier, collective)");
+                    "dprof.yaml:2: regions[1].key: not allowed for kind plain (only for send, receive, barrier, collective, handoff)");
         }
     }
 }

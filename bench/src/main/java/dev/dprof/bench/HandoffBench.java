@@ -1,0 +1,156 @@
+package dev.dprof.bench;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Control;
+
+/**
+ * Queue-heavy handoffs, run by {@code ./dprof bench handoff} in forks that carry the agent with
+ * handoffs on and, alternately, off ({@link HandoffCommand}): a producer and a consumer thread
+ * through an {@code ArrayBlockingQueue} and a {@code LinkedBlockingQueue}, and a producer
+ * submitting to a one-thread {@code ThreadPoolExecutor}. Elements are {@value #DISTINCT} distinct
+ * preallocated objects cycled through, more than any queue holds, so no reference is ever in
+ * flight twice and nothing is allocated per handoff by the benchmark itself.
+ *
+ * <p>Producers and consumers spin on {@code offer}/{@code poll} rather than block, so a thread
+ * stopped by JMH at the end of an iteration never leaves the other blocked.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class HandoffBench {
+    static final int DISTINCT = 8192;
+    static final int CAPACITY = 1024;
+
+    /** The elements, shared by every state. */
+    static final Object[] ITEMS = new Object[DISTINCT];
+
+    static {
+        for (int i = 0; i < DISTINCT; i++) {
+            ITEMS[i] = new Object();
+        }
+    }
+
+    /** One queue shared by the group's producer and consumer. */
+    @State(Scope.Group)
+    public static class Array {
+        final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(CAPACITY);
+    }
+
+    @State(Scope.Group)
+    public static class Linked {
+        final BlockingQueue<Object> queue = new LinkedBlockingQueue<>(CAPACITY);
+    }
+
+    /** Each thread's position in {@link #ITEMS}. */
+    @State(Scope.Thread)
+    public static class Cursor {
+        int next;
+
+        Object item() {
+            Object o = ITEMS[next];
+            next = (next + 1) & (DISTINCT - 1);
+            return o;
+        }
+    }
+
+    /** A one-thread pool over a bounded queue; a full queue runs the task in the producer. */
+    @State(Scope.Benchmark)
+    public static class Pool {
+        final AtomicLong ran = new AtomicLong();
+        final Runnable[] tasks = new Runnable[DISTINCT];
+        ThreadPoolExecutor executor;
+
+        @Setup(Level.Trial)
+        public void start() {
+            for (int i = 0; i < DISTINCT; i++) {
+                tasks[i] = ran::incrementAndGet;
+            }
+            executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(CAPACITY),
+                    new ThreadPoolExecutor.CallerRunsPolicy());
+        }
+
+        @TearDown(Level.Trial)
+        public void stop() throws InterruptedException {
+            executor.shutdown();
+            executor.awaitTermination(1, TimeUnit.MINUTES);
+        }
+    }
+
+    @Benchmark
+    @Group("array")
+    @GroupThreads(1)
+    public boolean arrayPut(Array q, Cursor c, Control control) {
+        Object o = c.item();
+        while (!q.queue.offer(o)) {
+            if (control.stopMeasurement) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    @Benchmark
+    @Group("array")
+    @GroupThreads(1)
+    public Object arrayTake(Array q, Control control) {
+        Object o;
+        while ((o = q.queue.poll()) == null) {
+            if (control.stopMeasurement) {
+                return null;
+            }
+            Thread.onSpinWait();
+        }
+        return o;
+    }
+
+    @Benchmark
+    @Group("linked")
+    @GroupThreads(1)
+    public boolean linkedPut(Linked q, Cursor c, Control control) {
+        Object o = c.item();
+        while (!q.queue.offer(o)) {
+            if (control.stopMeasurement) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    @Benchmark
+    @Group("linked")
+    @GroupThreads(1)
+    public Object linkedTake(Linked q, Control control) {
+        Object o;
+        while ((o = q.queue.poll()) == null) {
+            if (control.stopMeasurement) {
+                return null;
+            }
+            Thread.onSpinWait();
+        }
+        return o;
+    }
+
+    /** One task handed to the pool's worker (or run here when its queue is full). */
+    @Benchmark
+    public void poolExecute(Pool p, Cursor c) {
+        p.executor.execute(p.tasks[c.next]);
+        c.next = (c.next + 1) & (DISTINCT - 1);
+    }
+}
