@@ -3,6 +3,7 @@ package dev.dprof.examples.worker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.function.IntFunction;
 
 /** Runs a process's worker threads and reports the failure that started it, if any. */
 public final class Team {
@@ -27,11 +28,16 @@ public final class Team {
      * cause is thrown.
      */
     public static void run(String name, int count, Body body, Runnable onFailure) throws Exception {
+        run(t -> name + "-" + t, count, body, onFailure);
+    }
+
+    /** The same, each thread named by {@code names} from its index (threads of different roles). */
+    public static void run(IntFunction<String> names, int count, Body body, Runnable onFailure) throws Exception {
         Team team = new Team(onFailure);
         team.threads = new Thread[count];
         for (int t = 0; t < count; t++) {
             int index = t;
-            team.threads[t] = new Thread(() -> team.runOne(body, index), name + "-" + t);
+            team.threads[t] = new Thread(() -> team.runOne(body, index), names.apply(t));
         }
         for (Thread thread : team.threads) {
             thread.start();
