@@ -51,7 +51,7 @@ public final class Service {
     /** Responses, server to client, with the request's seq. */
     public static final int RESPONSE = 2;
     static final Map<String, String> DEFAULTS = Args.defaults(Map.of(
-            "requests", "100", "iterations", "1", "rounds", "50000", "pool", "2", "sync-us", "4000",
+            "requests", "50", "iterations", "1", "rounds", "50000", "pool", "2", "sync-us", "10000",
             "sync-speedup", "0", "verify", "false"));
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
     /** The server's word to start: it has accepted every client's connections. */
