@@ -98,12 +98,13 @@ public final class Server {
         }
         try {
             Server server = new Server(args, links, pool, journal);
+            SpanClock clock = new SpanClock();
+            Team stages = server.start();
             for (Link link : links) {
                 link.sendInt(Service.GO);
             }
-            SpanClock clock = new SpanClock();
             clock.begin();
-            server.serve();
+            stages.join();
             Span span = clock.end();
             long total = 0;
             for (long a : server.answered) {
@@ -116,19 +117,31 @@ public final class Server {
     }
 
     /**
-     * Runs every stage's threads — readers {@code 0..C−1}, writers {@code C..2C−1}, the pool, the
-     * journal last — until all ended; the first failure stops them all.
+     * Starts every stage's threads — readers {@code 0..C−1}, writers {@code C..2C−1}, the pool, the
+     * journal last — which then wait for requests; the first failure stops them all. The stages'
+     * classes are loaded (and woven by a profiler) here, before the clients are told to start, so
+     * that the first requests do not wait for it.
      */
-    private void serve() throws Exception {
+    private Team start() {
         int c = links.length;
-        Team.run(t -> t < c ? "reader-" + t : t < 2 * c ? "writer-" + (t - c) : t < 2 * c + pool
+        Reader[] readers = new Reader[c];
+        Writer[] writers = new Writer[c];
+        for (int i = 0; i < c; i++) {
+            readers[i] = new Reader(i);
+            writers[i] = new Writer(i);
+        }
+        Worker[] workers = new Worker[pool];
+        for (int w = 0; w < pool; w++) {
+            workers[w] = new Worker(w);
+        }
+        return Team.start(t -> t < c ? "reader-" + t : t < 2 * c ? "writer-" + (t - c) : t < 2 * c + pool
                 ? "compute-" + (t - 2 * c) : "journal", 2 * c + pool + 1, t -> {
                     if (t < c) {
-                        new Reader(t).serve();
+                        readers[t].serve();
                     } else if (t < 2 * c) {
-                        new Writer(t - c).serve();
+                        writers[t - c].serve();
                     } else if (t < 2 * c + pool) {
-                        new Worker(t - 2 * c).serve();
+                        workers[t - 2 * c].serve();
                     } else {
                         journal.run(e -> replies.get(e.connection).put(e));
                         for (BlockingQueue<Exchange> r : replies) {

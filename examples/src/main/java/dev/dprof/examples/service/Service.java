@@ -21,7 +21,7 @@ import java.util.Map;
  * answers over {@code java.net.Socket} streams, so both transports are exercised on every request.
  *
  * <p>A run is a fixed number of requests: {@code --requests} per client thread and iteration; the
- * clients start together, once the server has all connections. The switch
+ * clients start together, once the server has all connections and its stages run. The switch
  * {@code --sync-speedup c} removes the fraction {@code c} of every sync's wait, which shortens
  * the run since the journal is the bottleneck ({@code dprof demo --app service} checks dCOZ's
  * prediction of that against the measured spans). Straggler: {@code --straggler R --imbalance X}

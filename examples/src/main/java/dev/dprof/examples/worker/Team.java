@@ -28,11 +28,15 @@ public final class Team {
      * cause is thrown.
      */
     public static void run(String name, int count, Body body, Runnable onFailure) throws Exception {
-        run(t -> name + "-" + t, count, body, onFailure);
+        start(t -> name + "-" + t, count, body, onFailure).join();
     }
 
-    /** The same, each thread named by {@code names} from its index (threads of different roles). */
-    public static void run(IntFunction<String> names, int count, Body body, Runnable onFailure) throws Exception {
+    /**
+     * Starts {@code body} in {@code count} threads, each named by {@code names} from its index
+     * (threads of different roles), and returns at once; {@link #join} waits for them as
+     * {@link #run} does.
+     */
+    public static Team start(IntFunction<String> names, int count, Body body, Runnable onFailure) {
         Team team = new Team(onFailure);
         team.threads = new Thread[count];
         for (int t = 0; t < count; t++) {
@@ -42,10 +46,15 @@ public final class Team {
         for (Thread thread : team.threads) {
             thread.start();
         }
-        for (Thread thread : team.threads) {
+        return team;
+    }
+
+    /** Waits for every thread of the team; then throws the root cause of its first failure, if any. */
+    public void join() throws Exception {
+        for (Thread thread : threads) {
             thread.join();
         }
-        team.rethrow();
+        rethrow();
     }
 
     private void runOne(Body body, int index) {
