@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code dprof demo --app service --runs 1} end to end, as {@code ./dprof demo} runs it, with
- * three JVMs (the server and two clients of two connections each, 50 requests per connection) on
+ * three JVMs (the server and two clients of two connections each, 40 requests per connection) on
  * simulated clocks: one slow run, profiled, and one fast run whose journal syncs are half as
  * long. The demo runs once; the tests read what it printed and wrote.
  *
@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * follows the requests through those queues.
  */
 class ExamplesServiceDemoIT {
-    /** Two clients × two connections × 50 requests. */
-    private static final int REQUESTS = 2 * 2 * 50;
+    /** Two clients × two connections × 40 requests (the service's default). */
+    private static final int REQUESTS = 2 * 2 * 40;
 
     @TempDir
     static Path tmp;

@@ -38,9 +38,9 @@ import java.util.Map;
  *      --workers 4 --threads 2 \
  *      --jvm-arg -javaagent:cli/target/dprof.jar=config=examples/service/dprof.yaml
  * </pre>
- * Options (defaults): {@code --requests 100} per thread and iteration, {@code --iterations 1},
+ * Options (defaults): {@code --requests 40} per thread and iteration, {@code --iterations 1},
  * {@code --rounds 50000} hash steps per request, {@code --pool 2} compute threads,
- * {@code --sync-us 4000} each sync's wait in microseconds, {@code --sync-speedup 0} the fraction
+ * {@code --sync-us 20000} each sync's wait in microseconds, {@code --sync-speedup 0} the fraction
  * of it removed (in [0, 1)), {@code --verify false} (clients recompute every answer when true),
  * {@code --threads 2} (connections per client), {@code --seed 42}, {@code --straggler -1},
  * {@code --imbalance 1}. Every process prints {@code service: rank R span S s}.
@@ -51,7 +51,7 @@ public final class Service {
     /** Responses, server to client, with the request's seq. */
     public static final int RESPONSE = 2;
     static final Map<String, String> DEFAULTS = Args.defaults(Map.of(
-            "requests", "50", "iterations", "1", "rounds", "50000", "pool", "2", "sync-us", "10000",
+            "requests", "40", "iterations", "1", "rounds", "50000", "pool", "2", "sync-us", "20000",
             "sync-speedup", "0", "verify", "false"));
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
     /** The server's word to start: it has accepted every client's connections. */
