@@ -40,7 +40,9 @@ import picocli.CommandLine.Option;
  * distributed example, each its own "machine" with its own simulated clock (rates 1.23–1.40,
  * random offsets, as in the paper's appendix) and the agent calibrating against the base; then
  * consolidation, statistics and the straggler score, printed next to the ground truth that the
- * simulated clocks know.
+ * simulated clocks know. With {@code --app service}, no straggler by default: the demo checks dCOZ
+ * on the service's request pipeline instead, against runs whose journal syncs are faster
+ * ({@link DemoStageSwitch}).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Run a distributed example with an injected straggler on simulated machines, consolidate, "
@@ -64,8 +66,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "2", description = "threads per worker (default ${DEFAULT-VALUE})")
     int threads;
 
-    @Option(names = "--straggler", defaultValue = "1", description = "the rank given extra work (default ${DEFAULT-VALUE})")
-    int straggler;
+    @Option(names = "--straggler", description = "the rank given extra work (default 1; service: none)")
+    Integer stragglerOption;
+
+    /** The rank given extra work, or -1 for none. */
+    private int straggler;
 
     @Option(names = "--imbalance", defaultValue = "2", description = "the straggler's share, times normal (default ${DEFAULT-VALUE})")
     double imbalance;
@@ -77,8 +82,13 @@ public final class DemoCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--runs", defaultValue = "3", description = "imbalanced and as many balanced runs for the what-if"
-            + " check, alternating; the first imbalanced one is profiled (default ${DEFAULT-VALUE})")
+            + " check, alternating; the first imbalanced one is profiled (service: slow and fast runs; default"
+            + " ${DEFAULT-VALUE})")
     int runs;
+
+    @Option(names = "--sync-speedup", paramLabel = "C", defaultValue = "0.5", converter = WhatIfCommand.Fraction.class,
+            description = "service: the fraction of each journal sync the fast runs remove (default 50%%)")
+    double syncSpeedup;
 
     @Option(names = "--out", defaultValue = "dprof-demo", description = "output folder (default ${DEFAULT-VALUE})")
     Path out;
@@ -91,6 +101,14 @@ public final class DemoCommand implements Callable<Integer> {
         String[] regions = REGIONS.get(app);
         if (regions == null) {
             throw new CliException("--app: unknown example '" + app + "' (expected kmeans, pagerank, cc, service)");
+        }
+        boolean service = regions[1] == null;
+        straggler = stragglerOption != null ? stragglerOption : service ? -1 : 1;
+        if (!service && straggler < 0) {
+            throw new CliException("--straggler " + straggler + " is not a rank: the " + app + " demo needs a straggler");
+        }
+        if (service && !(syncSpeedup > 0 && syncSpeedup < 1)) {
+            throw new CliException("--sync-speedup must be above 0% and below 100%, found " + syncSpeedup);
         }
         if (straggler >= workers) {
             throw new CliException("--straggler " + straggler + " is not a rank of " + workers + " workers");
@@ -121,9 +139,12 @@ public final class DemoCommand implements Callable<Integer> {
         CalibrationServer server = CalibrationServer.start(0, reference, Optional.empty(), line -> { });
         CalibrationFile referenceFile = CalibrationFiles.create(calibration, reference, Optional.empty(),
                 CalibrationFiles.nominalTickHz(reference));
-        System.out.printf(Locale.ROOT, "dprof demo: %s, %d workers × %d threads, rank %d does %.1f× the work;"
+        System.out.printf(Locale.ROOT, "dprof demo: %s, %d workers × %d threads, %s;"
                         + " every worker its own simulated clock, calibrated against this JVM (UDP %d)%n",
-                app, workers, threads, straggler, imbalance, server.port());
+                app, workers, threads, service ? String.format(Locale.ROOT, "the fast runs' journal syncs %.0f%% shorter%s",
+                        100 * syncSpeedup, straggler < 0 ? "" : String.format(Locale.ROOT, ", rank %d does %.1f× the work",
+                                straggler, imbalance))
+                        : String.format(Locale.ROOT, "rank %d does %.1f× the work", straggler, imbalance), server.port());
         if (runs < 1) {
             throw new CliException("--runs must be at least 1");
         }
@@ -133,20 +154,28 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             Path yaml = workerConfig(home.resolve(regions[0]), server.port(), out);
             // Alternating, so that a drift of the machine's load hits both kinds alike.
-            int total = regions[1] == null ? 1 : 2 * runs;
+            // For the service, "imbalanced" is slow and "balanced" fast: the journal's syncs shorter.
+            int total = 2 * runs;
             for (int i = 0; i < total; i++) {
                 boolean balanced = i % 2 == 1;
-                Path dir = i == 0 ? runDir : out.resolve("validation").resolve((balanced ? "balanced-" : "imbalanced-") + i / 2);
+                Path dir = i == 0 ? runDir : out.resolve("validation").resolve((balanced ? (service ? "fast-" : "balanced-")
+                        : (service ? "slow-" : "imbalanced-")) + i / 2);
                 Files.createDirectories(dir);
                 if (i > 0 && !balanced) {
                     otherImbalancedRuns.add(dir);
                 }
                 if (i > 0) {
-                    System.out.printf(Locale.ROOT, "%nvalidation run %d of %d: %s%n", i, total - 1,
-                            balanced ? "balanced (the straggler's extra work removed)" : "imbalanced");
+                    System.out.printf(Locale.ROOT, "%nvalidation run %d of %d: %s%n", i, total - 1, service
+                            ? (balanced ? String.format(Locale.ROOT, "fast (each journal sync %.0f%% shorter)", 100 * syncSpeedup)
+                                    : "slow")
+                            : balanced ? "balanced (the straggler's extra work removed)" : "imbalanced");
                 }
-                List<String> lines = Launch.runCapturing(clusterCommand(home, yaml, dir, balanced ? 1 : imbalance, rankSims),
-                        "the " + app + " cluster");
+                // a straggler asked for in the service stays in its fast runs: only the journal changes
+                List<String> command = clusterCommand(home, yaml, dir, balanced && !service ? 1 : imbalance, rankSims);
+                if (service) {
+                    command.addAll(List.of("--", "--sync-speedup", Double.toString(balanced ? syncSpeedup : 0)));
+                }
+                List<String> lines = Launch.runCapturing(command, "the " + app + " cluster");
                 (balanced ? balancedSec : imbalancedSec).add(DemoValidation.longestSpan(lines, "the " + app + " cluster"));
             }
         } finally {
@@ -173,19 +202,13 @@ public final class DemoCommand implements Callable<Integer> {
                 .put("domains", info.processes().size() + 1);
         root.putObject("containment").put("checked", containment[0]).put("contained", containment[1]);
         Baselines.Derived baselines = null;
-        if (regions[1] != null) {
+        if (service) {
+            List<Profile> slowRuns = new ArrayList<>(List.of(profile));
+            slowRuns.addAll(consolidate(otherImbalancedRuns, calibration));
+            DemoStageSwitch.report(slowRuns, syncSpeedup, imbalancedSec, balancedSec, root);
+        } else {
             StragglerScore.ProcessScore detected = straggler(profile, regions[1], regions[2], rankOfDomain, info, root);
-            List<Profile> others = new ArrayList<>();
-            for (Path run : otherImbalancedRuns) {
-                Path other = run.resolveSibling(run.getFileName() + "-profile");
-                try {
-                    Consolidator.run(new Consolidator.Options(List.of(run), List.of(calibration), other,
-                            Consolidator.Sync.FREEZER, DriftModels.parse("bounded:1"), Optional.empty()), n -> { });
-                } catch (ConsolidationException e) {
-                    throw new CliException(e.getMessage());
-                }
-                others.add(Profile.open(other));
-            }
+            List<Profile> others = consolidate(otherImbalancedRuns, calibration);
             DemoValidation.report(profile, others, regions[1], regions[2], straggler, imbalance, rankOf(info, rankOfDomain,
                     detected.process()), new double[] {detected.lo(), detected.hi()}, imbalancedSec, balancedSec, root);
             JsonNode injected = root.get("stragglerScore").get("freezer");
@@ -223,9 +246,11 @@ public final class DemoCommand implements Callable<Integer> {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", Launch.examplesJar(home).toString(), "dev.dprof.examples.Cluster", app,
                 "--workers", Integer.toString(workers), "--threads", Integer.toString(threads),
-                "--straggler", Integer.toString(straggler), "--imbalance", Double.toString(share),
                 "--jvm-arg", "-javaagent:" + AttachCommand.agentJar() + "=config=" + yaml.toAbsolutePath()
                         + ",out=" + runDir.toAbsolutePath()));
+        if (straggler >= 0) {
+            command.addAll(List.of("--straggler", Integer.toString(straggler), "--imbalance", Double.toString(share)));
+        }
         if (iterations != null) {
             command.addAll(List.of("--iterations", iterations.toString()));
         }
@@ -233,6 +258,23 @@ public final class DemoCommand implements Callable<Integer> {
             command.addAll(List.of("--rank-jvm-arg", rank + "=-Ddprof.clock.sim=" + rankSims.get(rank)));
         }
         return command;
+    }
+
+    /** Consolidates each run on its own, into a sibling folder {@code <run>-profile}. */
+    private static List<Profile> consolidate(List<Path> runs, Path calibration) throws CliException, ProfileException,
+            IOException {
+        List<Profile> profiles = new ArrayList<>();
+        for (Path run : runs) {
+            Path other = run.resolveSibling(run.getFileName() + "-profile");
+            try {
+                Consolidator.run(new Consolidator.Options(List.of(run), List.of(calibration), other,
+                        Consolidator.Sync.FREEZER, DriftModels.parse("bounded:1"), Optional.empty()), n -> { });
+            } catch (ConsolidationException e) {
+                throw new CliException(e.getMessage());
+            }
+            profiles.add(Profile.open(other));
+        }
+        return profiles;
     }
 
     private static int rankOf(ProfileInfo info, Map<String, Integer> rankOfDomain, int process) {

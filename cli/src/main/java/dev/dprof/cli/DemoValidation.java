@@ -58,6 +58,16 @@ final class DemoValidation {
         return sorted[i] + (at - i) * (sorted[j] - sorted[i]);
     }
 
+    /**
+     * The prediction of the median run, by the middle of its bound (one profile is one sample of a
+     * noisy machine); of an even number, the lower middle one.
+     */
+    static WhatIf.Prediction medianPrediction(List<WhatIf.Prediction> perRun) {
+        List<WhatIf.Prediction> sorted = new java.util.ArrayList<>(perRun);
+        sorted.sort(java.util.Comparator.comparingDouble(p -> p.lo() + p.hi()));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
     /** {@code [min, max]} of the prediction error over predicted speedups in {@code [lo, hi]}. */
     static double[] predictionError(double imbalanced, double actual, double lo, double hi) {
         double predictedLo = imbalanced * (1 - hi);
@@ -88,9 +98,7 @@ final class DemoValidation {
         for (Profile other : otherImbalanced) {
             perRun.add(WhatIf.predict(other, region, List.of(knownCut), body, barrier).predictions().get(0));
         }
-        List<WhatIf.Prediction> sorted = new java.util.ArrayList<>(perRun);
-        sorted.sort(java.util.Comparator.comparingDouble(p -> p.lo() + p.hi()));
-        WhatIf.Prediction cut = sorted.get((sorted.size() - 1) / 2);
+        WhatIf.Prediction cut = medianPrediction(perRun);
         WhatIf.Result pipeline = WhatIf.predict(profile, body + "[" + detected + "]",
                 List.of(clamp(pipelineScore[0]), clamp(pipelineScore[1])), body, barrier);
         double pipelineLo = pipeline.predictions().get(0).lo();

@@ -91,14 +91,17 @@ class ExamplesIT {
     @Test
     void service(@TempDir Path tmp) throws Exception {
         ProfileCheck p = runExample(tmp, "service", "examples/service/dprof.yaml",
-                "--requests", "20", "--rounds", "20000");
+                "--requests", "20", "--rounds", "20000", "--sync-us", "200");
         // every request and every answer: clients × threads × iterations × requests, twice
         int requests = (WORKERS - 1) * THREADS * ITERATIONS * 20;
         assertEquals(2 * requests, p.assertKeyedMessages("service.send", "service.receive"), p::describe);
         assertEquals(0, p.assertBarriers(null, 0), p::describe);
         p.assertTcpMatched();
         p.assertAllMatched();
-        p.assertRegionCount("service.handle", EventKind.ENTER, requests);
+        // every request through every stage of the server's pipeline once
+        for (String stage : new String[] {"service.dispatch", "service.compute", "service.sync", "service.reply"}) {
+            p.assertRegionCount(stage, EventKind.ENTER, requests);
+        }
         p.assertRegionCount("service.call", EventKind.ENTER, requests);
     }
 

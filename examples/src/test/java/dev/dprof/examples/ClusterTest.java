@@ -27,7 +27,7 @@ class ClusterTest {
     @Test
     void theServiceRunsAsServerAndClients() throws Exception {
         Cluster.Result result = Cluster.builder().app("service").workers(3).threads(2).iterations(2)
-                .args("--requests", "10", "--rounds", "1000", "--verify", "true").run();
+                .args("--requests", "10", "--rounds", "1000", "--sync-us", "100", "--verify", "true").run();
         assertTrue(result.ok(), () -> "exit codes " + result.exitCodes() + ", output " + result.workers());
         assertTrue(result.workers().get(0).output().contains("service: rank 0 server answered 80 requests"),
                 () -> result.workers().get(0).output().toString());

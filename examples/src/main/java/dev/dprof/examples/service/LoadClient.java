@@ -46,16 +46,21 @@ public final class LoadClient {
             for (int t = 0; t < links.length; t++) {
                 links[t] = new ChannelLink(connect(server, deadline));
             }
-            // the server says go once every client thread of every client is connected
+            // the callers' class is loaded (and woven by a profiler) before the span
+            LoadClient client = new LoadClient(args);
+            Caller[] callers = new Caller[links.length];
+            for (int t = 0; t < links.length; t++) {
+                callers[t] = client.new Caller(t, links[t]);
+            }
+            SpanClock clock = new SpanClock();
+            // the server says go once every client thread of every client is connected and its stages run
             for (Link link : links) {
                 if (link.receiveInt() != Service.GO) {
                     throw new StreamCorruptedException("the server at " + server + " did not say go");
                 }
             }
-            LoadClient client = new LoadClient(args);
-            SpanClock clock = new SpanClock();
             clock.begin();
-            Team.run("client", links.length, t -> client.new Caller(t, links[t]).run(), () -> Link.closeAll(links));
+            Team.run("client", links.length, t -> callers[t].run(), () -> Link.closeAll(links));
             Span span = clock.end();
             long answered = 0;
             long wrong = 0;

@@ -3,6 +3,7 @@ package dev.dprof.examples.worker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.function.IntFunction;
 
 /** Runs a process's worker threads and reports the failure that started it, if any. */
 public final class Team {
@@ -27,19 +28,33 @@ public final class Team {
      * cause is thrown.
      */
     public static void run(String name, int count, Body body, Runnable onFailure) throws Exception {
+        start(t -> name + "-" + t, count, body, onFailure).join();
+    }
+
+    /**
+     * Starts {@code body} in {@code count} threads, each named by {@code names} from its index
+     * (threads of different roles), and returns at once; {@link #join} waits for them as
+     * {@link #run} does.
+     */
+    public static Team start(IntFunction<String> names, int count, Body body, Runnable onFailure) {
         Team team = new Team(onFailure);
         team.threads = new Thread[count];
         for (int t = 0; t < count; t++) {
             int index = t;
-            team.threads[t] = new Thread(() -> team.runOne(body, index), name + "-" + t);
+            team.threads[t] = new Thread(() -> team.runOne(body, index), names.apply(t));
         }
         for (Thread thread : team.threads) {
             thread.start();
         }
-        for (Thread thread : team.threads) {
+        return team;
+    }
+
+    /** Waits for every thread of the team; then throws the root cause of its first failure, if any. */
+    public void join() throws Exception {
+        for (Thread thread : threads) {
             thread.join();
         }
-        team.rethrow();
+        rethrow();
     }
 
     private void runOne(Body body, int index) {
