@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.analysis.causal;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.dprof.consolidator.analysis.messages.HandoffEdges;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.EventKind;
@@ -142,6 +143,7 @@ public record Incomplete(double outsideShareLo, double outsideShareHi, List<Stri
     }
 
     /** One short paragraph for people: the reasons, the threads and sites, and that YAML follows. */
+    @JsonProperty("note")
     public String note() {
         StringBuilder n = new StringBuilder("The causal picture is incomplete: ").append(String.join("; ", reasons))
                 .append('.');
