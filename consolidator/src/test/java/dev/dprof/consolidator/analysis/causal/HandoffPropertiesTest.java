@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * puts never taken and some takes without a put), besides messages and barriers, on simulated
  * clocks with and without drift, consolidated with FreeZer:
  * <ul>
- * <li>the consolidation matches every handoff the generator made and counts the takes without a put;</li>
+ * <li>the consolidation matches every handoff the generator made and counts the takes without a put,
+ * and none of them becomes a message or a calibration constraint;</li>
  * <li>its causal order writes every put before its takes and a started thread after its start;</li>
  * <li>every what-if, zeroing and critical-path share [lo, hi] contains the value the same model gives
  * on the true times, and so does the count of handoff edges on the critical path.</li>
@@ -46,6 +47,10 @@ class HandoffPropertiesTest {
         assertEquals(0, h.ambiguousKeys());
         assertTrue(h.unmatchedPuts() > 0, h.toString());
         assertEquals(0, c.info().causalityConflicts());
+        // handoffs join threads of one clock domain: never messages, never calibration constraints
+        assertEquals(run.messages(), c.info().messages().matched());
+        assertEquals(c.info().messages().matched(), c.info().messages().usedForCalibration()
+                + c.info().messages().unusedForCalibration());
         assertPutsComeFirst(c);
         assertEquals(run.handoffEdges(), HandoffEdges.of(c.profile()).count());
 
