@@ -714,8 +714,8 @@ public final class SyntheticRun {
 
     private long handoffEdges;
     private long unmatchedTakes;
-    private long queueKey = 1;
-    private long futureKey = 1;
+    /** Keys count per process, so every process uses the same (channel, key) pairs: they must never match across. */
+    private final java.util.Map<Integer, long[]> keys = new java.util.HashMap<>();
 
     /** A handoff's real latency: 1–20 µs. */
     private long handoffLatency() {
@@ -742,7 +742,7 @@ public final class SyntheticRun {
                     continue;
                 }
                 long putAt = from + random.nextLong(to - from + 1);
-                long key = queueKey++;
+                long key = keys.computeIfAbsent(p.index, k -> new long[] {1, 1})[0]++;
                 int fate = random.nextInt(10);
                 if (fate != 0) {
                     mail.get(s).add(new long[] {putAt, EventCodes.HANDOFF_PUT, QUEUE_ID, QUEUE_CHANNEL, key});
@@ -762,7 +762,7 @@ public final class SyntheticRun {
             }
             putAt = Math.max(putAt, bodyStart[completer] + 1);
             if (putAt + 21 * US < latest) {
-                long key = futureKey++;
+                long key = keys.computeIfAbsent(p.index, k -> new long[] {1, 1})[1]++;
                 mail.get(completer).add(new long[] {putAt, EventCodes.HANDOFF_PUT, QUEUE_ID, FUTURE_CHANNEL, key});
                 for (int w = base; w < base + threads; w++) {
                     if (w != completer) {

@@ -25,8 +25,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * puts never taken and some takes without a put), besides messages and barriers, on simulated
  * clocks with and without drift, consolidated with FreeZer:
  * <ul>
- * <li>the consolidation matches every handoff the generator made and counts the takes without a put,
- * and none of them becomes a message or a calibration constraint;</li>
+ * <li>the consolidation matches every handoff the generator made and counts the takes without a put
+ * (every process uses the same channels and keys, which must never match across processes), and
+ * none of them becomes a message or a calibration constraint;</li>
  * <li>its causal order writes every put before its takes and a started thread after its start;</li>
  * <li>every what-if, zeroing and critical-path share [lo, hi] contains the value the same model gives
  * on the true times, and so does the count of handoff edges on the critical path.</li>
