@@ -36,7 +36,9 @@ import java.util.function.LongConsumer;
  * a loser tree cannot replay a leaf that is not, so a release rebuilds the tree (k matches; it
  * happens at most once per communication event). The hot loop allocates nothing; what parking
  * needs (maps, lists, boxing) sits in separate methods that run only for communication events,
- * so the loop stays small enough for C2 to inline.
+ * so the loop stays small enough for C2 to inline. A started thread's first event may wait for two
+ * things, its {@code Thread.start} ({@link ThreadStream#startWait}) and its own dependency: the
+ * hot loop pays one field test for it, and a released stream is checked again before it goes.
  */
 final class CausalMerge {
     /** The tie-break of a leaf without a head: loses to every stream index. */
