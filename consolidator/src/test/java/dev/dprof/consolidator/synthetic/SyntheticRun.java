@@ -742,7 +742,7 @@ public final class SyntheticRun {
                     continue;
                 }
                 long putAt = from + random.nextLong(to - from + 1);
-                long key = keys.computeIfAbsent(p.index, k -> new long[] {1, 1})[0]++;
+                long key = keys.computeIfAbsent(p.index, i -> new long[] {1, 1})[0]++;
                 int fate = random.nextInt(10);
                 if (fate != 0) {
                     mail.get(s).add(new long[] {putAt, EventCodes.HANDOFF_PUT, QUEUE_ID, QUEUE_CHANNEL, key});
@@ -762,7 +762,7 @@ public final class SyntheticRun {
             }
             putAt = Math.max(putAt, bodyStart[completer] + 1);
             if (putAt + 21 * US < latest) {
-                long key = keys.computeIfAbsent(p.index, k -> new long[] {1, 1})[1]++;
+                long key = keys.computeIfAbsent(p.index, i -> new long[] {1, 1})[1]++;
                 mail.get(completer).add(new long[] {putAt, EventCodes.HANDOFF_PUT, QUEUE_ID, FUTURE_CHANNEL, key});
                 for (int w = base; w < base + threads; w++) {
                     if (w != completer) {
