@@ -12,7 +12,8 @@ import picocli.CommandLine.ParentCommand;
 /** {@code dprof analyze PROFILE critical-path}: the critical path profile and critical-path zeroing. */
 @Command(name = "critical-path", mixinStandardHelpOptions = true,
         description = "The longest path through the run, each region's share of it, and per region the path "
-                + "recomputed with that region's time set to zero (critical-path zeroing), as sound [lo, hi].")
+                + "recomputed with that region's time set to zero (critical-path zeroing), as sound [lo, hi]; a handoff "
+                + "between threads counts under its site, and the handoff edges on the path are counted.")
 final class CriticalPathCommand implements Callable<Integer> {
     @ParentCommand
     AnalyzeCommand parent;
@@ -31,6 +32,9 @@ final class CriticalPathCommand implements Callable<Integer> {
                 ms(r, r.lengthTicksHi()), r.lengthTicksTruth() == null ? ""
                         : String.format(Locale.ROOT, ", truth %.3f", ms(r, r.lengthTicksTruth())), r.quality(),
                 r.assumption());
+        System.out.printf(Locale.ROOT, "handoff edges on the path: [%d, %d]%s%n", r.handoffsOnPathLo(),
+                r.handoffsOnPathHi(), r.handoffsOnPathTruth() == null ? ""
+                        : String.format(Locale.ROOT, ", truth %.1f", r.handoffsOnPathTruth()));
         String truth = r.lengthTicksTruth() == null ? "" : "    truth";
         System.out.printf(Locale.ROOT, "%-36s %-21s %-25s%s%n", "region (inclusive)", "share of the path", "ms on it", truth);
         for (CriticalPath.Share s : r.shares()) {
@@ -46,6 +50,7 @@ final class CriticalPathCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "%-36s [%7.3f%%, %7.3f%%] [%10.3f, %10.3f]%s%n", z.region(), 100 * z.savedLo(),
                     100 * z.savedHi(), ms(r, z.newLengthTicksLo()), ms(r, z.newLengthTicksHi()), percent(z.truth()));
         }
+        IncompleteNote.print(r.incomplete(), System.out);
         return 0;
     }
 
@@ -81,6 +86,11 @@ final class CriticalPathCommand implements Callable<Integer> {
                 n.put("truth", z.truth());
             }
         }
+        ObjectNode hops = root.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi());
+        if (r.handoffsOnPathTruth() != null) {
+            hops.put("truth", r.handoffsOnPathTruth());
+        }
+        IncompleteNote.json(root, r.incomplete());
         root.put("quality", r.quality()).put("assumption", r.assumption());
         return root;
     }

@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -95,6 +96,11 @@ public final class ReportCommand implements Callable<Integer> {
                     : ReportData.build(profile, options, scratch);
             long bytes = HtmlReport.write(data, html);
             System.out.printf(Locale.ROOT, "report: %s (%.1f KB)%n", html, bytes / 1024.0);
+            JsonNode incomplete = data.path("criticalPath").path("incomplete");
+            if (incomplete.isObject()) {
+                System.out.println("note: " + incomplete.path("note").asText());
+                incomplete.path("suggestion").asText().lines().forEach(line -> System.out.println("    " + line));
+            }
             if (json != null) {
                 Json.write(json, data);
                 System.out.println("report data: " + json);

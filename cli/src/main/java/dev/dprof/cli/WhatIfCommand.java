@@ -115,6 +115,7 @@ final class WhatIfCommand implements Callable<Integer> {
                                 : String.format(Locale.ROOT, " truth %.3f%%", 100 * l.truth()), l.instances());
             }
         }
+        IncompleteNote.print(r.incomplete(), System.out);
         return 0;
     }
 
@@ -153,6 +154,7 @@ final class WhatIfCommand implements Callable<Integer> {
                 }
             }
         }
+        IncompleteNote.json(root, r.incomplete());
         root.put("quality", r.quality()).put("assumption", r.assumption());
         return root;
     }

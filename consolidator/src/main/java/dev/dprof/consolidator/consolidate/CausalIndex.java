@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.calibrator.estimate.MatchedMessage;
+import dev.dprof.consolidator.analysis.messages.HandoffMatcher;
 import dev.dprof.format.CollectiveFlavour;
 import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventCodes;
@@ -16,8 +17,12 @@ import java.util.Map;
  * receive with its send ({@code send(c, s)} ↔ {@code receive(c, s)}; for TCP byte streams the read
  * with the write that sent its last byte, see {@link TcpRegions}), each collective exit with the
  * enters of its instance (same region name and key) that precede it by the instance's flavour
- * ({@link #wire}). Nothing is invented: a receive
- * without a send, a send without a receive, or a key sent twice is reported and imposes no order.
+ * ({@link #wire}), and each handoff between threads of one process with what it waits for, by
+ * {@link HandoffMatcher}'s rule (a take its put; a started thread's first event the parent's
+ * {@code Thread.start}; a back-pressure take the take that freed the space). Nothing is invented: a
+ * receive without a send, a send without a receive, or a key sent twice is reported and imposes no
+ * order. Handoffs never become {@link #matched} messages: they join threads of one clock domain,
+ * so they say nothing about clocks.
  *
  * <p>Communication events are identified in the second pass by their ordinal among the
  * communication events of their thread, which both passes see in the same order.
@@ -43,6 +48,9 @@ final class CausalIndex {
     private int unmatchedReceives;
     private int ambiguous;
     private int barrierInstances;
+    /** Per stream: the put its first event waits for (a {@code Thread.start}), when recorded. */
+    private final Map<StreamId, Integer> startWaits = new HashMap<>();
+    private final HandoffMatcher.Matches handoffs;
 
     // The keys' equals and hashCode are written out: generated ones are bound at their first call
     // through method handles whose classes the JDK spins at run time (docs/CONFIG.md, "Start-up").
@@ -168,6 +176,7 @@ final class CausalIndex {
         }
         barrierInstances = instances.size();
         instances.forEach((key, rowsOf) -> wire(key, rowsOf, ordinal));
+        handoffs = handoffs(ordinal);
         groupNeed = need.stream().mapToInt(Integer::intValue).toArray();
         groupNext = next.stream().mapToInt(Integer::intValue).toArray();
     }
@@ -240,6 +249,47 @@ final class CausalIndex {
                 depend(r, ordinal, rows + g);
             }
         }
+    }
+
+    /**
+     * The handoff edges: a take (or a back-pressure take) waits for its source row, which signals
+     * itself; a started thread's first event, which need not be a communication event, waits
+     * through {@link #startWait}. First events get the ids {@code rows + n}, n counting the streams.
+     */
+    private HandoffMatcher.Matches handoffs(int[] ordinal) {
+        LongColumns c = inventory.communication;
+        int rows = c.size();
+        HandoffMatcher matcher = new HandoffMatcher();
+        for (int r = 0; r < rows; r++) {
+            long kind = c.get(r, RunInventory.KIND);
+            if (kind == EventCodes.HANDOFF_PUT) {
+                matcher.put((int) c.get(r, RunInventory.PROCESS), c.get(r, RunInventory.A), c.get(r, RunInventory.B), r);
+            } else if (kind == EventCodes.HANDOFF_TAKE) {
+                matcher.take((int) c.get(r, RunInventory.PROCESS), c.get(r, RunInventory.A), c.get(r, RunInventory.B), r);
+            }
+        }
+        if (matcher.size() == 0) {
+            return matcher.match();
+        }
+        List<StreamId> firsts = new ArrayList<>();
+        for (RunInventory.Process p : inventory.processes()) {
+            for (long thread : p.threads()) {
+                matcher.firstEvent(p.index(), thread, rows + firsts.size());
+                firsts.add(new StreamId(p.index(), thread));
+            }
+        }
+        HandoffMatcher.Matches m = matcher.match();
+        for (int e = 0; e < m.targets().length; e++) {
+            int source = (int) m.sources()[e];
+            long target = m.targets()[e];
+            signal(source, ordinal, source);
+            if (target < rows) {
+                depend((int) target, ordinal, source);
+            } else {
+                startWaits.put(firsts.get((int) (target - rows)), source);
+            }
+        }
+        return m;
     }
 
     private int newGroup(int initialNeed) {
@@ -328,6 +378,14 @@ final class CausalIndex {
         return dependencies.getOrDefault(new StreamId(process, thread), new int[0]);
     }
 
+    /**
+     * The row of the {@code Thread.start} put that thread {@code thread}'s first event waits for, or
+     * {@link #NO_DEPENDENCY}.
+     */
+    int startWait(int process, long thread) {
+        return startWaits.getOrDefault(new StreamId(process, thread), NO_DEPENDENCY);
+    }
+
     /** What a thread's communication events signal, by ordinal (a send's row, an enter's rows + instance). */
     int[] signals(int process, long thread) {
         return signals.getOrDefault(new StreamId(process, thread), new int[0]);
@@ -388,5 +446,10 @@ final class CausalIndex {
 
     int ambiguousKeys() {
         return ambiguous;
+    }
+
+    /** The handoffs' edges and counts. */
+    HandoffMatcher.Matches handoffs() {
+        return handoffs;
     }
 }

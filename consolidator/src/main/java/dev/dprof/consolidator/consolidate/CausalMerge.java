@@ -12,8 +12,10 @@ import java.util.function.LongConsumer;
 
 /**
  * Merges the thread streams into one global order that respects program order (each stream is
- * consumed in order), message causality (a receive only after its send) and collectives (an exit
- * only after the enters of its instance that precede it by the flavour, Becker §4.1) — DProf §4.5. Among the events free to go, the one
+ * consumed in order), message causality (a receive only after its send), collectives (an exit
+ * only after the enters of its instance that precede it by the flavour, Becker §4.1) and handoffs
+ * (a take only after its put, a started thread's first event only after the parent's
+ * {@code Thread.start}) — DProf §4.5. Among the events free to go, the one
  * whose interval starts first goes next (ties: the narrower, then the lower stream index).
  * Intervals are never changed to achieve the order.
  *
@@ -34,7 +36,9 @@ import java.util.function.LongConsumer;
  * a loser tree cannot replay a leaf that is not, so a release rebuilds the tree (k matches; it
  * happens at most once per communication event). The hot loop allocates nothing; what parking
  * needs (maps, lists, boxing) sits in separate methods that run only for communication events,
- * so the loop stays small enough for C2 to inline.
+ * so the loop stays small enough for C2 to inline. A started thread's first event may wait for two
+ * things, its {@code Thread.start} ({@link ThreadStream#startWait}) and its own dependency: the
+ * hot loop pays one field test for it, and a released stream is checked again before it goes.
  */
 final class CausalMerge {
     /** The tie-break of a leaf without a head: loses to every stream index. */
@@ -208,6 +212,9 @@ final class CausalMerge {
     }
 
     private boolean blocked(ThreadStream s) {
+        if (s.startWait != CausalIndex.NO_DEPENDENCY && satisfied(s.startWait)) {
+            s.startWait = CausalIndex.NO_DEPENDENCY; // a first event may wait for its start and its own dependency
+        }
         int waits = s.waitsFor();
         return waits != CausalIndex.NO_DEPENDENCY && !satisfied(waits);
     }
@@ -233,7 +240,11 @@ final class CausalMerge {
             List<Integer> waiting = parked.remove(token);
             if (waiting != null) {
                 for (int leaf : waiting) {
-                    setHead(leaf);
+                    if (blocked(streams[leaf])) {
+                        park(streams[leaf].waitsFor(), leaf);
+                    } else {
+                        setHead(leaf);
+                    }
                 }
                 rebuild = true;
             }

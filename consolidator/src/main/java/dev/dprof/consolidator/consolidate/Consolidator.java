@@ -7,6 +7,7 @@ import dev.dprof.calibrator.estimate.DriftModel;
 import dev.dprof.calibrator.estimate.MessageConstraints;
 import dev.dprof.calibrator.estimate.TickConverter;
 import dev.dprof.clock.SimulatedClock;
+import dev.dprof.consolidator.analysis.messages.HandoffMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.read.ProcessQueue;
@@ -36,7 +37,8 @@ import org.apache.commons.numbers.fraction.BigFraction;
  *
  * <ol>
  * <li>{@link RunInventory}: headers, regions, threads and communication events of every queue.</li>
- * <li>{@link CausalIndex}: sends matched with receives, barrier exits with their enters.</li>
+ * <li>{@link CausalIndex}: sends matched with receives, barrier exits with their enters, handoff
+ * takes with their puts.</li>
  * <li>The calibration, tightened by the matched messages ({@link MessageConstraints}).</li>
  * <li>One {@link ThreadStream} per thread (its own tailer, one batch in memory, ticks converted in
  * bulk), merged by {@link CausalMerge} into {@code events.bin}; {@code profile.json} last.</li>
@@ -180,9 +182,11 @@ public final class Consolidator {
                     streamInfos.add(new ProfileInfo.Stream(stream, p.index(), thread, p.threadName(thread)));
                     TickBounds bounds = calibration == null ? null : conversion.forDomain(calibration, p.header().domainId());
                     own.add(bounds);
-                    streams.add(new ThreadStream(stream, p.index(), queue.batches(thread), bounds,
+                    ThreadStream s = new ThreadStream(stream, p.index(), queue.batches(thread), bounds,
                             truth ? referenceTruth : null, map, causal.dependencies(p.index(), thread),
-                            causal.signals(p.index(), thread)));
+                            causal.signals(p.index(), thread));
+                    s.startWait = causal.startWait(p.index(), thread);
+                    streams.add(s);
                 }
                 boundsOfProcess.add(own);
             }
@@ -229,13 +233,17 @@ public final class Consolidator {
                     new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
                             unused, causal.barrierInstanceCount()),
-                    written, merge.conflicts(), merge.unbounded(), problems);
+                    written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()));
             Profile.writeInfo(options.out(), info);
             phases.accept("profile.json");
             return info;
         } catch (CalibrationException | FormatException e) {
             throw new ConsolidationException(e.getMessage());
         }
+    }
+
+    private static ProfileInfo.Handoffs handoffs(HandoffMatcher.Matches m) {
+        return new ProfileInfo.Handoffs(m.matched(), m.unmatchedPuts(), m.unmatchedTakes(), m.ambiguousKeys());
     }
 
     private static CalibrationSet loadCalibration(Options options, List<Path> queues) throws ConsolidationException {

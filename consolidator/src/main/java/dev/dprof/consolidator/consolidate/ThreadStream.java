@@ -26,6 +26,13 @@ final class ThreadStream {
     private final int[] waitFor;
     private final int[] signal;
     private int communicationOrdinal;
+    /**
+     * What the thread's first event waits for besides its own dependency: the row of the
+     * {@code Thread.start} that started it ({@link CausalIndex#startWait}); cleared once the first
+     * event is emitted or found free to go.
+     */
+    int startWait = CausalIndex.NO_DEPENDENCY;
+    private boolean loaded;
 
     /** Events decoded and converted at a time. */
     static final int CHUNK = 128;
@@ -67,6 +74,10 @@ final class ThreadStream {
 
     /** Moves to the next event; false when the thread has none left. */
     boolean advance() throws FormatException {
+        if (loaded) {
+            startWait = CausalIndex.NO_DEPENDENCY;
+        }
+        loaded = true;
         position++;
         while (position >= size) {
             if (undecoded == 0) {
@@ -143,8 +154,14 @@ final class ThreadStream {
         return referenceTruth == null || r == EventBatchReader.NO_TRUTH ? noTruth : referenceTruth.apply(r);
     }
 
-    /** What the current event waits for (a send row, or rows + a barrier instance), or -1. */
+    /**
+     * What the current event waits for: before the first event, the put that started the thread;
+     * else a send's (a put's, a take's) row, or rows + a barrier instance; or -1.
+     */
     int waitsFor() {
+        if (startWait != CausalIndex.NO_DEPENDENCY) {
+            return startWait;
+        }
         int c = comm[position];
         return c < 0 || c >= waitFor.length ? CausalIndex.NO_DEPENDENCY : waitFor[c];
     }

@@ -13,13 +13,27 @@ import java.util.Map;
  * @param assumption    the drift assumption every bound rests on
  * @param window        the analysed span chosen at consolidation, or null for the whole run
  * @param truth         whether events carry their truth (simulated clocks)
+ * @param handoffs      what handoff matching found (zeros in a profile written before handoffs existed)
  */
 public record ProfileInfo(int formatVersion, String sync, String assumption, String referenceDomain,
                           double referenceTickHz, Window window, boolean truth, List<Process> processes,
                           List<Stream> streams, List<Region> regions, Messages messages, long events,
-                          long causalityConflicts, long unboundedEvents, List<String> problems) {
+                          long causalityConflicts, long unboundedEvents, List<String> problems, Handoffs handoffs) {
 
     public static final int FORMAT_VERSION = 1;
+
+    public ProfileInfo {
+        handoffs = handoffs == null ? Handoffs.NONE : handoffs;
+    }
+
+    /** A profile without handoffs. */
+    public ProfileInfo(int formatVersion, String sync, String assumption, String referenceDomain,
+                       double referenceTickHz, Window window, boolean truth, List<Process> processes,
+                       List<Stream> streams, List<Region> regions, Messages messages, long events,
+                       long causalityConflicts, long unboundedEvents, List<String> problems) {
+        this(formatVersion, sync, assumption, referenceDomain, referenceTickHz, window, truth, processes, streams,
+                regions, messages, events, causalityConflicts, unboundedEvents, problems, Handoffs.NONE);
+    }
 
     /**
      * One process: its clock domain, how well that domain is calibrated, and its rate bounds.
@@ -65,6 +79,19 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
     /** What message and barrier matching found. */
     public record Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
                            int usedForCalibration, int unusedForCalibration, int barrierInstances) {
+    }
+
+    /**
+     * What handoff matching between threads of one process found ({@code HandoffMatcher}).
+     *
+     * @param matched        edges: takes with their put, started threads' first events with their
+     *                       {@code Thread.start}, back-pressure takes with the take that freed the space
+     * @param unmatchedPuts  puts nothing took (a thread nobody joined, a task never run)
+     * @param unmatchedTakes takes without a recorded put
+     * @param ambiguousKeys  keys put twice in one process (no edge)
+     */
+    public record Handoffs(int matched, int unmatchedPuts, int unmatchedTakes, int ambiguousKeys) {
+        public static final Handoffs NONE = new Handoffs(0, 0, 0, 0);
     }
 
     /** A span in reference ticks. */

@@ -9,6 +9,7 @@ import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.EventKind;
+import dev.dprof.format.HandoffRegions;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
@@ -82,7 +83,16 @@ public final class SyntheticRun {
     public static final String BARRIER = "barrier";
     public static final String SEND = "send";
     public static final String RECEIVE = "receive";
-    static final String[] REGION_NAMES = {null, BODY, WORK, BARRIER, SEND, RECEIVE};
+    public static final int QUEUE_ID = 6;
+    public static final int THREADS_ID = 7;
+    /** The handoff site of {@link Spec#handoffs}' queues and futures (one region, kind handoff). */
+    public static final String QUEUE = HandoffRegions.siteName(HandoffRegions.Kind.QUEUE, "ArrayBlockingQueue",
+            "Synthetic.<init>:1");
+    public static final String THREADS = HandoffRegions.threadsName();
+    static final String[] REGION_NAMES = {null, BODY, WORK, BARRIER, SEND, RECEIVE, QUEUE, THREADS};
+    /** The first handoff channel of {@link Spec#handoffs}: queues; the next one, futures. */
+    static final long QUEUE_CHANNEL = HandoffRegions.FIRST_OBJECT;
+    static final long FUTURE_CHANNEL = HandoffRegions.FIRST_OBJECT + 1;
     static final long CHANNEL = 0x5EED;
     static final long DRAINER_THREAD = 15;
     static final long FIRST_WORKER_THREAD = 20;
@@ -112,6 +122,7 @@ public final class SyntheticRun {
         double killedAt = 0.5;
         int formatVersion = RecordType.FORMAT_VERSION;
         boolean collectives;
+        boolean handoffs;
         boolean communicationFlag = true;
 
         public static Spec of(int processes, int threads, int iterations, long events, long seed) {
@@ -217,6 +228,18 @@ public final class SyntheticRun {
         }
 
         /**
+         * Handoffs between the worker threads of each process ({@code threads ≥ 3}): worker 0 starts
+         * the others (a {@code Thread.start} put before each one's first event) and joins them at the
+         * end (each puts its end, worker 0 takes it); per iteration and process, queue elements put in
+         * one worker's body and taken in another's, some put and never taken, some taken without a
+         * recorded put, and a future completed once and taken by every other worker.
+         */
+        public Spec handoffs(boolean on) {
+            handoffs = on;
+            return this;
+        }
+
+        /**
          * Whether batches carry the "no communication" flag; without it they read like batches
          * written before the flag existed.
          */
@@ -251,10 +274,14 @@ public final class SyntheticRun {
                              boolean straggler, boolean ended, long eventsWritten, List<ThreadRun> threads) {
     }
 
-    /** Where the run went and what it holds. */
+    /**
+     * Where the run went and what it holds; {@code handoffEdges} and {@code unmatchedTakes} count the
+     * handoffs (a take with its put, a started thread's first event with its start) and the takes
+     * written without a put.
+     */
     public record Result(Path runDir, Path calibrationDir, String referenceDomain, SimulatedClock reference,
                          List<ProcessRun> processes, long events, long messages, int straggler, long firstReal,
-                         long lastReal) {
+                         long lastReal, long handoffEdges, long unmatchedTakes) {
         public ProcessRun process(String host, long pid) {
             return processes.stream().filter(p -> p.host().equals(host) && p.pid() == pid).findFirst().orElseThrow();
         }
@@ -407,11 +434,12 @@ public final class SyntheticRun {
         void drainAll(long at) {
             if (!regionsWritten) {
                 regionsWritten = true;
-                for (int id = 1; id < REGION_NAMES.length; id++) {
+                for (int id = 1; id < (spec.handoffs ? REGION_NAMES.length : QUEUE_ID); id++) {
                     String kind = switch (id) {
                         case BARRIER_ID -> "barrier";
                         case SEND_ID -> "send";
                         case RECEIVE_ID -> "receive";
+                        case QUEUE_ID, THREADS_ID -> HandoffRegions.REGION_KIND;
                         default -> "plain";
                     };
                     record.clear();
@@ -537,7 +565,8 @@ public final class SyntheticRun {
             writeCalibration(calDir, reference, referenceDomain, procs, firstReal, lastReal);
             List<ProcessRun> results = procs.stream().map(Proc::result).toList();
             return new Result(runDir, calDir, referenceDomain, reference, results,
-                    results.stream().mapToLong(ProcessRun::eventsWritten).sum(), messages, straggler, firstReal, lastReal);
+                    results.stream().mapToLong(ProcessRun::eventsWritten).sum(), messages, straggler, firstReal, lastReal,
+                    handoffEdges, unmatchedTakes);
         } finally {
             procs.forEach(Proc::close);
         }
@@ -568,8 +597,18 @@ public final class SyntheticRun {
             for (int t = 0; t < threads; t++) {
                 int g = p.index * threads + t;
                 now[g] = p.startReal + (10 + random.nextInt(190)) * US;
+                if (spec.handoffs && t > 0) {
+                    // worker 0 starts this one: its put, then this thread's first event a latency later
+                    Pending starter = p.workers.get(0);
+                    long put = starter.last() + (1 + random.nextInt(5)) * US;
+                    starter.add(put, EventCodes.HANDOFF_PUT, THREADS_ID, HandoffRegions.THREAD_START,
+                            p.workers.get(t).threadId);
+                    handoffEdges++;
+                    now[g] = put + handoffLatency();
+                }
                 p.workers.get(t).add(now[g], EventCodes.THREAD_START, 0, 0, 0);
             }
+            now[p.index * threads] = p.workers.get(0).last(); // after the starts it made
         }
         long key = 1;
         long messages = 0;
@@ -580,6 +619,9 @@ public final class SyntheticRun {
                 bodyStart[g] = now[g] + (1 + random.nextInt(5)) * US;
                 bodyEnd[g] = bodyStart[g] + Math.max(2L * pairs + 2, (long) (bodyTicks * factor * (0.8 + 0.4 * random.nextDouble())));
                 mail.get(g).clear();
+            }
+            if (spec.handoffs) {
+                handoffs(procs, iteration, bodyStart, bodyEnd, mail);
             }
             // Messages: the send inside the sender's body, the receive inside the receiver's, latency ≥ the minimum.
             for (int m = 0; m < messagesPerIteration && n > 1; m++) {
@@ -646,12 +688,91 @@ public final class SyntheticRun {
             }
         }
         for (Proc p : procs) {
-            for (int t = 0; t < threads; t++) {
+            long joined = Long.MIN_VALUE;
+            for (int t = threads - 1; t >= 0; t--) {
                 int g = p.index * threads + t;
-                p.workers.get(t).add(now[g] + (1 + random.nextInt(20)) * US, EventCodes.THREAD_END, 0, 0, 0);
+                Pending w = p.workers.get(t);
+                long end = now[g] + (1 + random.nextInt(20)) * US;
+                if (spec.handoffs && t > 0) {
+                    // the thread puts its end; worker 0 joins it (below)
+                    w.add(end, EventCodes.HANDOFF_PUT, THREADS_ID, HandoffRegions.THREAD_END, w.threadId);
+                    joined = Math.max(joined, end + handoffLatency());
+                    handoffEdges++;
+                } else if (spec.handoffs) {
+                    for (int u = 1; u < threads; u++) {
+                        joined = Math.max(joined, w.last() + US);
+                        w.add(joined, EventCodes.HANDOFF_TAKE, THREADS_ID, HandoffRegions.THREAD_END,
+                                p.workers.get(u).threadId);
+                    }
+                    end = Math.max(end, joined + US);
+                }
+                w.add(end, EventCodes.THREAD_END, 0, 0, 0);
             }
         }
         return messages;
+    }
+
+    private long handoffEdges;
+    private long unmatchedTakes;
+    /** Keys count per process, so every process uses the same (channel, key) pairs: they must never match across. */
+    private final java.util.Map<Integer, long[]> keys = new java.util.HashMap<>();
+
+    /** A handoff's real latency: 1–20 µs. */
+    private long handoffLatency() {
+        return (1 + random.nextInt(20)) * US + random.nextInt((int) US);
+    }
+
+    /**
+     * One iteration's handoffs in each process (see {@link Spec#handoffs}), into the workers' mail
+     * boxes, which place them in their bodies: per worker a queue element to another worker (one in
+     * ten never taken, one in ten taken without a put), and one future completed by a worker and
+     * taken by every other.
+     */
+    private void handoffs(List<Proc> procs, int iteration, long[] bodyStart, long[] bodyEnd, List<List<long[]>> mail) {
+        int threads = spec.threads;
+        for (Proc p : procs) {
+            int base = p.index * threads;
+            for (int k = 0; k < threads; k++) {
+                int s = base + random.nextInt(threads);
+                int r = base + (s - base + 1 + random.nextInt(threads - 1)) % threads;
+                long latency = handoffLatency();
+                long from = Math.max(bodyStart[s], bodyStart[r] - latency) + 1;
+                long to = Math.min(bodyEnd[s], bodyEnd[r] - latency) - 1;
+                if (from > to) {
+                    continue;
+                }
+                long putAt = from + random.nextLong(to - from + 1);
+                long key = keys.computeIfAbsent(p.index, i -> new long[] {1, 1})[0]++;
+                int fate = random.nextInt(10);
+                if (fate != 0) {
+                    mail.get(s).add(new long[] {putAt, EventCodes.HANDOFF_PUT, QUEUE_ID, QUEUE_CHANNEL, key});
+                }
+                if (fate != 1) {
+                    mail.get(r).add(new long[] {putAt + latency, EventCodes.HANDOFF_TAKE, QUEUE_ID, QUEUE_CHANNEL, key});
+                }
+                handoffEdges += fate > 1 ? 1 : 0;
+                unmatchedTakes += fate == 0 ? 1 : 0;
+            }
+            int completer = base + random.nextInt(threads);
+            long putAt = Long.MIN_VALUE;
+            long latest = Long.MAX_VALUE;
+            for (int w = base; w < base + threads; w++) {
+                putAt = Math.max(putAt, w == completer ? bodyStart[w] + 1 : bodyStart[w] - 1);
+                latest = Math.min(latest, bodyEnd[w] - 2 * US);
+            }
+            putAt = Math.max(putAt, bodyStart[completer] + 1);
+            if (putAt + 21 * US < latest) {
+                long key = keys.computeIfAbsent(p.index, i -> new long[] {1, 1})[1]++;
+                mail.get(completer).add(new long[] {putAt, EventCodes.HANDOFF_PUT, QUEUE_ID, FUTURE_CHANNEL, key});
+                for (int w = base; w < base + threads; w++) {
+                    if (w != completer) {
+                        mail.get(w).add(new long[] {putAt + handoffLatency(), EventCodes.HANDOFF_TAKE, QUEUE_ID,
+                                FUTURE_CHANNEL, key});
+                        handoffEdges++;
+                    }
+                }
+            }
+        }
     }
 
     /** The flavours the iterations cycle through with {@link Spec#collectives}. */

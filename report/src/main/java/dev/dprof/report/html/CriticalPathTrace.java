@@ -2,6 +2,7 @@ package dev.dprof.report.html;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
+import dev.dprof.consolidator.analysis.messages.HandoffEdges;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -12,15 +13,19 @@ import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The critical path to draw on the timeline: followed back from the last event through the
  * predecessor that came last at every join (a matched receive: its send or its thread's previous
- * event; a barrier exit: the instance's last enter or its thread's previous event), judged by
- * interval midpoints. It is a picture, not a bound — which predecessor came last can be uncertain
+ * event; a barrier exit: the instance's last enter or its thread's previous event; a handoff's
+ * take, a started thread's first event: its put or the thread's previous event, {@link HandoffEdges}),
+ * judged by interval midpoints. It is a picture, not a bound — which predecessor came last can be uncertain
  * where intervals overlap; the sound statement is the per-region share ({@code CriticalPath}).
- * Memory: one entry per join where another thread was last, as for the messages of a run.
+ * Memory: one entry per join where another thread was last, as for the messages of a run, and
+ * one per handoff in flight.
  */
 final class CriticalPathTrace {
     /** At {@code time} on its thread, the path came from {@code fromStream} at {@code fromTime}. */
@@ -46,10 +51,15 @@ final class CriticalPathTrace {
         }
         MessageMatcher<Point> matcher = new MessageMatcher<>(info);
         CollectiveMatcher<Point> collectives = new CollectiveMatcher<>();
+        HandoffEdges handoffs = HandoffEdges.of(profile);
+        Map<Long, Point> sources = new HashMap<>();
+        Map<Long, Integer> uses = new HashMap<>();
+        int nextTarget = 0;
+        int nextSource = 0;
         double origin = Double.NaN;
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
-            while (events.next(e)) {
+            for (long position = 0; events.next(e); position++) {
                 int s = e.stream;
                 if (s < 0 || s >= streams || e.lo == Long.MIN_VALUE || e.hi == Long.MAX_VALUE) {
                     continue;
@@ -65,8 +75,30 @@ final class CriticalPathTrace {
                             .orElse(null);
                     default -> null;
                 };
-                if (seen[s] && from != null && from.time() >= last[s] && from.time() <= t) {
+                while (nextTarget < handoffs.count() && handoffs.target(nextTarget) < position) {
+                    nextTarget++;
+                }
+                for (; nextTarget < handoffs.count() && handoffs.target(nextTarget) == position; nextTarget++) {
+                    long source = handoffs.source(nextTarget);
+                    Point put = sources.get(source);
+                    if (put != null && (from == null || put.time() > from.time())) {
+                        from = put;
+                    }
+                    if (put != null && uses.merge(source, -1, Integer::sum) == 0) {
+                        sources.remove(source);
+                        uses.remove(source);
+                    }
+                }
+                // a started thread's first event comes from its start
+                if (from != null && (!seen[s] || from.time() >= last[s]) && from.time() <= t) {
                     hops.get(s).add(new Hop(t, from.stream(), from.time()));
+                }
+                while (nextSource < handoffs.sources() && handoffs.sourcePosition(nextSource) < position) {
+                    nextSource++;
+                }
+                if (nextSource < handoffs.sources() && handoffs.sourcePosition(nextSource) == position) {
+                    sources.put(position, new Point(s, t));
+                    uses.put(position, handoffs.sourceUses(nextSource));
                 }
                 switch (e.kind) {
                     case SEND -> matcher.send(e, new Point(s, t));

@@ -88,6 +88,9 @@ public final class ReportData {
                 .put("unmatchedSends", info.messages().unmatchedSends())
                 .put("unmatchedReceives", info.messages().unmatchedReceives())
                 .put("barrierInstances", info.messages().barrierInstances())
+                .put("matchedHandoffs", info.handoffs().matched())
+                .put("unmatchedHandoffPuts", info.handoffs().unmatchedPuts())
+                .put("unmatchedHandoffTakes", info.handoffs().unmatchedTakes())
                 .put("unboundedEvents", info.unboundedEvents()).put("causalityConflicts", info.causalityConflicts());
         ArrayNode processes = n.putArray("processes");
         for (ProfileInfo.Process p : info.processes()) {
@@ -184,6 +187,7 @@ public final class ReportData {
         for (WhatIf.Prediction p : ranked.predictions()) {
             prediction(ranking.addObject().put("region", p.region()), p);
         }
+        n.set("incomplete", MAPPER.valueToTree(ranked.incomplete()));
         ArrayNode curves = n.putArray("curves");
         if (regions.isEmpty()) {
             return;
@@ -209,6 +213,11 @@ public final class ReportData {
     private static void criticalPath(CriticalPath.Result r, ObjectNode n) {
         double nsPerTick = 1e9 / r.referenceTickHz();
         n.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
+        ObjectNode hops = n.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi());
+        if (r.handoffsOnPathTruth() != null) {
+            hops.put("truth", r.handoffsOnPathTruth());
+        }
+        n.set("incomplete", MAPPER.valueToTree(r.incomplete()));
         ArrayNode shares = n.putArray("shares");
         for (CriticalPath.Share s : r.shares()) {
             ObjectNode o = shares.addObject().put("name", s.name()).put("lo", s.lo()).put("hi", s.hi());

@@ -1,5 +1,6 @@
 package dev.dprof.report.perfetto;
 
+import dev.dprof.consolidator.analysis.messages.HandoffEdges;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
@@ -16,11 +17,11 @@ import java.nio.file.Path;
  * ui.perfetto.dev and Perfetto's trace processor open (docs/FORMAT.md, "Perfetto trace"). One
  * track per thread under its process's track, regions as slices drawn at the midpoints of their
  * bounds with the bounds as arguments, other events as instants, a flow from each matched send to
- * its receive ({@link TrackEventWriter}).
+ * its receive and from each handoff's put to each of its takes ({@link TrackEventWriter}).
  *
  * <p>The export streams: the events are read in profile order and each packet is written as it is
  * made. Memory is the threads' open regions and the messages in flight, whatever the profile's
- * length. A profile with more events than the slice budget is read twice: first to find the
+ * length, and the profile's handoff edges ({@link HandoffEdges}). A profile with more events than the slice budget is read twice: first to find the
  * shortest slice duration that keeps at most the budget of slices ({@link SliceDurations}), then
  * to write.
  */
@@ -69,7 +70,7 @@ public final class PerfettoExport {
         long packetCount;
         TrackEventWriter writer;
         try (PacketWriter packets = new PacketWriter(new BufferedOutputStream(Files.newOutputStream(out), 1 << 16))) {
-            writer = new TrackEventWriter(info, clock, minSliceNanos, tracks, packets);
+            writer = new TrackEventWriter(info, clock, minSliceNanos, tracks, packets, HandoffEdges.of(profile));
             writer.describeTracks();
             events = forEachEvent(profile, tracks, writer::accept);
             writer.finish();
@@ -82,7 +83,7 @@ public final class PerfettoExport {
     private static SliceDurations measure(Profile profile, TraceClock clock) throws IOException, ProfileException {
         SliceDurations durations = new SliceDurations();
         ThreadTrack[] tracks = ThreadTrack.of(profile.info());
-        EventTimes times = new EventTimes(profile.info(), clock);
+        EventTimes times = new EventTimes(profile.info(), clock, HandoffEdges.of(profile));
         forEachEvent(profile, tracks, (e, t) -> {
             long nanos = times.place(e, t);
             if (OpenRegions.opens(e.kind)) {

@@ -29,7 +29,7 @@ final class TraceNames {
             for (EventKind k : EventKind.values()) {
                 PAYLOAD[k.ordinal()] = switch (k) {
                     case ENTER_INSTANCE -> new Arg[] {INSTANCE};
-                    case SEND, RECEIVE -> new Arg[] {CHANNEL, KEY};
+                    case SEND, RECEIVE, HANDOFF_PUT, HANDOFF_TAKE -> new Arg[] {CHANNEL, KEY};
                     case BARRIER_ENTER, BARRIER_EXIT -> new Arg[] {BARRIER, PARTICIPANTS};
                     case PROGRESS -> new Arg[] {COUNT};
                     case PROBE_COST -> new Arg[] {PROBE_TICKS_X1024, PROBE_PAIRS};

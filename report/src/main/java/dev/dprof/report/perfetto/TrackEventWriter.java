@@ -1,5 +1,6 @@
 package dev.dprof.report.perfetto;
 
+import dev.dprof.consolidator.analysis.messages.HandoffEdges;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventKind;
@@ -26,7 +27,9 @@ import java.io.IOException;
  * {@link OpenRegions} pairs them; the {@code SLICE_BEGIN} carries the enter's bound and payload,
  * the {@code SLICE_END} the exit's (Perfetto merges the two argument sets);</li>
  * <li>every other event as an instant with its bound and payload; a send is a flow's source, its
- * matching receive the flow's end ({@link EventTimes});</li>
+ * matching receive the flow's end, and so are a handoff's put and each of its takes ({@link EventTimes});
+ * a started thread's first event ends its start's flow on an instant of its own when it is a
+ * region's enter or exit;</li>
  * <li>the level of detail: a slice shorter than {@code minSliceNanos} is left out unless something
  * inside it is written, which {@code SLICE_BEGIN}s are therefore written lazily for.</li>
  * </ul>
@@ -54,14 +57,15 @@ final class TrackEventWriter {
     private long flows;
     private long unpairedExits;
 
-    TrackEventWriter(ProfileInfo info, TraceClock clock, long minSliceNanos, ThreadTrack[] tracks, PacketWriter out) {
+    TrackEventWriter(ProfileInfo info, TraceClock clock, long minSliceNanos, ThreadTrack[] tracks, PacketWriter out,
+                     HandoffEdges handoffs) {
         this.info = info;
         this.clock = clock;
         this.names = new TraceNames(info);
         this.out = out;
         this.minSliceNanos = minSliceNanos;
         this.tracks = tracks;
-        this.times = new EventTimes(info, clock);
+        this.times = new EventTimes(info, clock, handoffs);
     }
 
     static int sequenceOf(ProfileInfo.Stream s) {
@@ -113,6 +117,16 @@ final class TrackEventWriter {
 
     void accept(ProfileEvent e, ThreadTrack t) throws IOException {
         long nanos = times.place(e, t);
+        boolean slice = OpenRegions.opens(e.kind) || OpenRegions.closes(e.kind);
+        if (slice && times.handoffsIn() + times.handoffsOut() > 0) {
+            // a started thread's first event that opens or closes a region: its flow ends on an instant
+            TrackEvent.Builder ev = TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_INSTANT)
+                    .setTrackUuid(THREAD_UUIDS + t.stream.index());
+            begin(t, t.regions.depth());
+            handoffFlows(ev);
+            long name = names.eventIid(-1, EventKind.THREAD_START);
+            write(t, nanos, ev.setNameIid(name), name);
+        }
         if (OpenRegions.opens(e.kind)) {
             t.regions.enter(e, nanos);
         } else if (OpenRegions.closes(e.kind)) {
@@ -214,7 +228,19 @@ final class TrackEventWriter {
             ev.addTerminatingFlowIds(flow.id);
             flows++;
         }
+        handoffFlows(ev);
         write(t, nanos, ev, name);
+    }
+
+    /** The handoff flows the event just placed starts and ends. */
+    private void handoffFlows(TrackEvent.Builder ev) {
+        for (int i = 0; i < times.handoffsOut(); i++) {
+            ev.addFlowIds(times.handoffOut(i));
+        }
+        for (int i = 0; i < times.handoffsIn(); i++) {
+            ev.addTerminatingFlowIds(times.handoffIn(i));
+            flows++;
+        }
     }
 
     private void bound(TrackEvent.Builder ev, Arg[] args, long lo, long hi, long truth) {

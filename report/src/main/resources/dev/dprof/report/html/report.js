@@ -187,6 +187,15 @@
       'share of the critical path');
     sec.append(table(['zeroing: region', 'path shorter by [lo, hi]', 'truth'], c.zeroing.map(z => [z.region,
       range(z.lo, z.hi, pct), z.truth === undefined ? '–' : pct(z.truth)])));
+    if (c.handoffsOnPath) {
+      sec.append(el('div', {}, 'Handoff edges between threads on the path: [' + c.handoffsOnPath.lo + ', '
+        + c.handoffsOnPath.hi + ']' + (c.handoffsOnPath.truth === undefined ? '' : ' (truth ' + c.handoffsOnPath.truth + ')')
+        + '.'));
+    }
+    if (c.incomplete) {
+      sec.append(el('div', {class: 'note'}, c.incomplete.note));
+      sec.append(el('pre', {}, c.incomplete.suggestion));
+    }
   }
 
   function sync() {

@@ -4,6 +4,7 @@ import dev.dprof.consolidator.analysis.stats.Rates;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.HandoffRegions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,11 +63,17 @@ final class CausalAnalysis {
         return new Cut(spec, regionIndex(info, name), instance, fraction);
     }
 
-    /** Every region, and every dynamic instance of those that have them, cut by {@code fraction}. */
+    /**
+     * Every region, and every dynamic instance of those that have them, cut by {@code fraction};
+     * not handoff sites, whose events are instants: no time of a thread lies inside them.
+     */
     static List<Cut> everyRegion(ProfileInfo info, CausalFacts facts, double fraction) {
         List<Cut> cuts = new ArrayList<>();
         Map<Integer, Set<Long>> instances = facts.instances();
         for (ProfileInfo.Region r : info.regions()) {
+            if (HandoffRegions.REGION_KIND.equals(r.kind())) {
+                continue;
+            }
             cuts.add(new Cut(r.name(), r.index(), Cut.ANY, fraction));
             for (long i : instances.getOrDefault(r.index(), Set.of())) {
                 cuts.add(new Cut(r.name() + "[" + i + "]", r.index(), i, fraction));

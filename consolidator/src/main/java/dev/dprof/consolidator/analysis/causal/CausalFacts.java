@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.analysis.causal;
 
 import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
+import dev.dprof.consolidator.analysis.messages.HandoffEdges;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -39,7 +40,9 @@ import java.util.WeakHashMap;
  * The what-if never lets a receive come sooner than its send plus the floor, nor a barrier exit
  * sooner than the last enter plus the floor ("elastic, never shorter than the measured minimum
  * latency"). The floors are parameters of the model: the bounds and the truth are computed with
- * the same ones.
+ * the same ones. A handoff between threads of one process ({@link HandoffEdges}, matched by the
+ * consolidator's rule) has the floor of its site: the smallest {@code max(0, lo_take − hi_put)}
+ * over the site's matched pairs.
  */
 final class CausalFacts {
     /**
@@ -54,9 +57,11 @@ final class CausalFacts {
     private final Map<Integer, Long> barrier;
     private final Map<Integer, Set<Long>> instances;
     private final Map<Long, Long> waitsFor;
+    private final HandoffEdges handoffs;
 
     private CausalFacts(int processes, long[] message, Map<Integer, Long> barrier, Map<Integer, Set<Long>> instances,
-                        Map<Long, Long> waitsFor) {
+                        Map<Long, Long> waitsFor, HandoffEdges handoffs) {
+        this.handoffs = handoffs;
         this.processes = processes;
         this.message = message;
         this.barrier = barrier;
@@ -119,6 +124,7 @@ final class CausalFacts {
         boolean[] receiveRegion = new boolean[info.regions().size()];
         info.regions().forEach(r -> receiveRegion[r.index()] = "receive".equals(r.kind()));
         Map<Long, Long> waitsFor = new HashMap<>();
+        HandoffEdges.Builder handoffs = new HandoffEdges.Builder(info);
         long position = 0;
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
@@ -127,6 +133,7 @@ final class CausalFacts {
                     throw new ProfileException("an event of stream " + e.stream + ", which profile.json does not list");
                 }
                 int process = processOf[e.stream];
+                handoffs.accept(e, position);
                 if (lastSend[e.stream] != null) {
                     lastSend[e.stream].nextPosition = position;
                     lastSend[e.stream] = null;
@@ -182,7 +189,9 @@ final class CausalFacts {
                 }
             }
         }
-        return new CausalFacts(processes, message, barrier, instances, waitsFor);
+        HandoffEdges edges = handoffs.build();
+        HandoffEdges.remember(profile, edges);
+        return new CausalFacts(processes, message, barrier, instances, waitsFor, edges);
     }
 
     /** The floor of messages from process {@code from} to process {@code to}, in reference ticks. */
@@ -194,6 +203,16 @@ final class CausalFacts {
     /** The floor from the last enter of an instance of barrier {@code region} to any of its exits. */
     long barrier(int region) {
         return barrier.getOrDefault(region, 0L);
+    }
+
+    /** The handoff edges by position in the profile's order, with their sites' latency floors. */
+    HandoffEdges handoffs() {
+        return handoffs;
+    }
+
+    /** The floor of the handoffs of {@code site} (a region of kind handoff, or -1), in reference ticks. */
+    long handoff(int site) {
+        return handoffs.floor(site);
     }
 
     /**

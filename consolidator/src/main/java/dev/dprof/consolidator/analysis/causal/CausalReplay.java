@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.analysis.causal;
 
 import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
+import dev.dprof.consolidator.analysis.messages.HandoffEdges;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.analysis.stats.Rates;
 import dev.dprof.consolidator.profile.Profile;
@@ -40,6 +41,13 @@ import java.util.TreeMap;
  * finds them) makes the sender's next event a join too, with the reader's event: the dependency
  * in the other direction, which no single event records.
  *
+ * <p>A handoff between threads of one process ({@link HandoffEdges}: a queue's element, a task, a
+ * future's value, a thread's start or end, a back-pressure wait) is a join exactly as a receive:
+ * the take (a started thread's first event, a back-pressure take) happens {@code c} after the last
+ * of its thread's previous event and its source plus the site's floor λ. A started thread's first
+ * event has no previous event: it joins on its {@code Thread.start} alone, so the thread's creation
+ * moves with its parent.
+ *
  * <h2>The reduction</h2>
  * With {@code R(v) = t(v) − t'(v)}, how much earlier v happens after the cut:
  * <ul>
@@ -68,8 +76,11 @@ import java.util.TreeMap;
  * there: a program-order edge adds its weight to every region open on the thread (once each), or
  * to "outside regions"; at a join the path goes through the predecessor that came last — any
  * predecessor whose interval reaches the latest lower end may be that one, so the bounds take the
- * minimum and maximum over those; a cross-thread edge adds {@code t(v) − t(q)} to "communication".
- * The true critical path goes through one of the candidates at every join, so it lies within.
+ * minimum and maximum over those; a cross-thread edge adds {@code t(v) − t(q)} to "communication",
+ * or, through a handoff, to the handoff's site (so the path names the queue it waited on). The
+ * true critical path goes through one of the candidates at every join, so it lies within. The same
+ * min and max over the candidates bound how many handoff edges the path crosses, and how much of
+ * it each thread spends outside any region (which says where the recorded picture has gaps).
  *
  * <h2>Progress points and transactions</h2>
  * Coz's throughput: per progress point, the gain between its first and its last visit (the same
@@ -77,13 +88,13 @@ import java.util.TreeMap;
  * as a transaction, the sum over its outermost instances of {@code R(exit) − R(enter)}, bounded by
  * {@code [rLo(exit) − rHi(enter), rHi(exit) − rLo(enter)]}.
  *
- * <p>What the model holds fixed: a thread's first event (its creation is not recorded), the time a
- * join takes once its last predecessor is there, and the order of events that no recorded edge
- * relates (work done while waiting on an unrecorded lock is program order). It knows nothing of
+ * <p>What the model holds fixed: a thread's first event unless its {@code Thread.start} was
+ * recorded, the time a join takes once its last predecessor is there, and the order of events that
+ * no recorded edge relates (work done while waiting on an unrecorded lock is program order). It knows nothing of
  * CPUs: a faster region that frees a core for others gains nothing here.
  *
- * <p>Memory: one vertex per thread, per message in flight, per barrier enter of an unfinished
- * instance and per progress point and thread — never the length of the trace.
+ * <p>Memory: one vertex per thread, per message and handoff in flight, per barrier enter of an
+ * unfinished instance and per progress point and thread — never the length of the trace.
  */
 final class CausalReplay {
     /** Times and durations from the bounds, or from the truth of a simulated run. */
@@ -104,6 +115,9 @@ final class CausalReplay {
         final long[] cpHi;
         long originLo;
         long originHi;
+        /** Handoff edges on the critical path ending here, bounds. */
+        long hopsLo;
+        long hopsHi;
 
         Vertex(int process, int cuts, int buckets) {
             this.process = process;
@@ -128,11 +142,14 @@ final class CausalReplay {
             System.arraycopy(o.cpHi, 0, cpHi, 0, cpHi.length);
             originLo = o.originLo;
             originHi = o.originHi;
+            hopsLo = o.hopsLo;
+            hopsHi = o.hopsHi;
         }
     }
 
     private static final class ThreadState {
         final int process;
+        final int stream;
         Vertex head;
         long tick;
         long truth;
@@ -150,9 +167,14 @@ final class CausalReplay {
         long latencyEnterTruth;
         /** Events of this thread replayed so far. */
         long events;
+        /** The previous event's region and kind, and the widest program-order edge outside regions. */
+        int lastRegion = -1;
+        EventKind lastKind;
+        Stretch widest;
 
-        ThreadState(int process) {
+        ThreadState(int process, int stream) {
             this.process = process;
+            this.stream = stream;
         }
 
         void push(int r, long inst) {
@@ -192,6 +214,14 @@ final class CausalReplay {
     }
 
     /**
+     * A thread's widest program-order edge outside any region: at most {@code ticksHi} long, from
+     * an event of {@code beforeKind} in {@code beforeRegion} to one of {@code afterKind} in
+     * {@code afterRegion} (regions -1 where none) — where the thread did something unrecorded.
+     */
+    record Stretch(long ticksHi, int beforeRegion, EventKind beforeKind, int afterRegion, EventKind afterKind) {
+    }
+
+    /**
      * Coz's latency of a transaction, here the instances of one region (begin: enter, end: exit):
      * their summed duration, and per cut how much shorter they got in sum ({@code R_exit − R_enter}).
      */
@@ -209,10 +239,29 @@ final class CausalReplay {
      * @param cpLo       per bucket (regions, then {@link #communication}, then {@link #outside}): the
      *                   time on the critical path, lower bounds
      * @param pathLo     the critical path's length (the span's end from the profile's first event)
+     * @param threadOutside the first of the per-stream buckets (stream {@code s}: {@code threadOutside + s}),
+     *                   the time the path spends outside any region on each thread
+     * @param hopsLo     handoff edges on the critical path, bounds
+     * @param widest     per stream, its widest program-order edge outside regions (null: none)
      */
     record Result(long spanLo, long spanHi, Gain[] gains, long[] cpLo, long[] cpHi, long pathLo, long pathHi,
-                  int communication, int outside, List<Progress> progress, Latency latency) {
+                  int communication, int outside, List<Progress> progress, Latency latency, int threadOutside,
+                  long hopsLo, long hopsHi, Stretch[] widest) {
     }
+
+    /** A handoff's source, kept until the last event that waits for it. */
+    private static final class Retained {
+        final Vertex vertex;
+        int uses;
+
+        Retained(Vertex vertex, int uses) {
+            this.vertex = vertex;
+            this.uses = uses;
+        }
+    }
+
+    /** {@link #bucketOf} of the thread's own previous event: its edge counts in the regions open on the thread. */
+    private static final int OWN = -1;
 
     private final View view;
     private final List<Cut> cuts;
@@ -229,6 +278,7 @@ final class CausalReplay {
     private final int buckets;
     private final int communication;
     private final int outside;
+    private final int threadOutside;
     private final double[] slopeLo;
     private final double[] slopeHi;
     private final ThreadState[] threads;
@@ -238,11 +288,22 @@ final class CausalReplay {
     private final CollectiveMatcher<Vertex> collectives = new CollectiveMatcher<>();
     private final Map<Integer, ProgressPoint> progress = new TreeMap<>();
     private final boolean[] onStack;
+    /** The buckets {@link #onStack} marks, so that clearing and adding touch only those. */
+    private int[] marked = new int[8];
+    private int markedCount;
     private long[] xLo = new long[8];
     private long[] xHi = new long[8];
     private long[] zeros = new long[8];
     private long[] reductions = new long[8];
     private Vertex[] parts = new Vertex[8];
+    /** Per predecessor: the bucket its edge counts in ({@link #OWN}, a handoff's site, communication), and whether it is a handoff. */
+    private int[] bucketOf = new int[8];
+    private boolean[] hop = new boolean[8];
+    private final HandoffEdges handoffs;
+    private final Map<Long, Retained> retained = new HashMap<>();
+    private int nextTarget;
+    private int nextSource;
+    private long position;
     private final long[] range = new long[2];
     private final Vertex scratch;
     /** The readers that blocking sends waited for ({@link CausalFacts#waitsFor}), kept until the sender's next event. */
@@ -266,7 +327,9 @@ final class CausalReplay {
         int regions = info.regions().size();
         this.communication = regions;
         this.outside = regions + 1;
-        this.buckets = regions + 2;
+        this.threadOutside = regions + 2;
+        this.buckets = regions + 2 + info.streams().size();
+        this.handoffs = facts.handoffs();
         this.onStack = new boolean[buckets];
         int processes = info.processes().size();
         this.slopeLo = new double[processes];
@@ -277,7 +340,7 @@ final class CausalReplay {
         }
         this.threads = new ThreadState[info.streams().size()];
         for (ProfileInfo.Stream s : info.streams()) {
-            threads[s.index()] = new ThreadState(s.process());
+            threads[s.index()] = new ThreadState(s.process(), s.index());
         }
         this.fixedInstance = info.fixedInstances(NO_INSTANCE);
         this.messages = new MessageMatcher<>(info);
@@ -331,15 +394,24 @@ final class CausalReplay {
         long hi = view == View.TRUTH ? e.truth : e.hi;
         if (t.head == null) {
             t.head = new Vertex(t.process, cuts.size(), buckets);
-            t.head.originLo = lo;
-            t.head.originHi = hi;
             t.firstLo = lo;
             t.firstHi = hi;
+            int joined = handoffPredecessors(0);
+            if (joined > 0) {
+                markStack(t);
+                join(t, joined, 0, 0, lo, hi);
+            } else {
+                t.head.originLo = lo;
+                t.head.originHi = hi;
+            }
         } else {
             long ticks = Math.max(0, view == View.TRUTH ? e.truth - t.truth : e.tick - t.tick);
             long wLo = view == View.TRUTH ? ticks : floorTimes(Math.max(0, ticks - 1), slopeLo[t.process]);
             long wHi = view == View.TRUTH ? ticks : ceilTimes(ticks + 1, slopeHi[t.process]);
             markStack(t);
+            if (t.depth == 0 && (t.widest == null || wHi > t.widest.ticksHi())) {
+                t.widest = new Stretch(wHi, t.lastRegion, t.lastKind, e.region, e.kind);
+            }
             int joined = predecessors(e, t);
             if (joined > 1) {
                 join(t, joined, wLo, wHi, lo, hi);
@@ -357,6 +429,9 @@ final class CausalReplay {
         enterOrExit(e, t);
         retain(e, t);
         t.events++;
+        t.lastRegion = e.region;
+        t.lastKind = e.kind;
+        position++;
     }
 
     /** An enter or exit of the latency region: the outermost instance's duration and reductions. */
@@ -385,13 +460,28 @@ final class CausalReplay {
 
     /** Marks the buckets a program-order edge of this thread counts in: its open regions, or "outside". */
     private void markStack(ThreadState t) {
-        Arrays.fill(onStack, false);
+        for (int i = 0; i < markedCount; i++) {
+            onStack[marked[i]] = false;
+        }
+        markedCount = 0;
         for (int i = 0; i < t.depth; i++) {
-            onStack[t.region[i]] = true;
+            mark(t.region[i]);
         }
         if (t.depth == 0) {
-            onStack[outside] = true;
+            mark(outside);
+            mark(threadOutside + t.stream);
         }
+    }
+
+    private void mark(int bucket) {
+        if (onStack[bucket]) {
+            return;
+        }
+        if (markedCount == marked.length) {
+            marked = Arrays.copyOf(marked, markedCount * 2);
+        }
+        onStack[bucket] = true;
+        marked[markedCount++] = bucket;
     }
 
     /**
@@ -400,20 +490,21 @@ final class CausalReplay {
      */
     private int predecessors(ProfileEvent e, ThreadState t) {
         int n = 0;
-        put(n++, t.head, 0);
+        put(n++, t.head, 0, OWN, false);
         if (!readerKeys.isEmpty()) {
             Long reader = facts.waitsFor().get(CausalFacts.key(e.stream, t.events));
             if (reader != null) {
                 Vertex started = readers.remove(reader);
                 if (started != null) {
-                    put(n++, started, 0);
+                    put(n++, started, 0, communication, false);
                 }
             }
         }
+        n = handoffPredecessors(n);
         if (e.kind == EventKind.RECEIVE) {
             Vertex sent = messages.receive(e);
             if (sent != null) {
-                put(n++, sent, facts.message(sent.process, t.process));
+                put(n++, sent, facts.message(sent.process, t.process), communication, false);
             }
         } else if (e.kind == EventKind.BARRIER_EXIT) {
             // A join on the enters that happen before this exit by the collective's flavour
@@ -423,14 +514,37 @@ final class CausalReplay {
             if (!enters.isEmpty()) {
                 long floor = facts.barrier(e.region);
                 for (Vertex enter : enters) {
-                    put(n++, enter, floor);
+                    put(n++, enter, floor, communication, false);
                 }
             }
         }
         return n;
     }
 
-    private void put(int j, Vertex v, long floor) {
+    /**
+     * Adds, from index {@code n} on, the handoff sources the event at {@link #position} waits for
+     * ({@link HandoffEdges}), each with its site's floor; forgets a source once its last take came.
+     */
+    private int handoffPredecessors(int n) {
+        while (nextTarget < handoffs.count() && handoffs.target(nextTarget) < position) {
+            nextTarget++;
+        }
+        for (; nextTarget < handoffs.count() && handoffs.target(nextTarget) == position; nextTarget++) {
+            long source = handoffs.source(nextTarget);
+            Retained r = retained.get(source);
+            if (r == null) {
+                continue;
+            }
+            int site = handoffs.site(nextTarget);
+            put(n++, r.vertex, facts.handoff(site), site >= 0 ? site : communication, true);
+            if (--r.uses == 0) {
+                retained.remove(source);
+            }
+        }
+        return n;
+    }
+
+    private void put(int j, Vertex v, long floor, int bucket, boolean handoff) {
         if (j == xLo.length) {
             int size = j * 2;
             xLo = Arrays.copyOf(xLo, size);
@@ -438,10 +552,14 @@ final class CausalReplay {
             zeros = new long[size];
             reductions = Arrays.copyOf(reductions, size);
             parts = Arrays.copyOf(parts, size);
+            bucketOf = Arrays.copyOf(bucketOf, size);
+            hop = Arrays.copyOf(hop, size);
         }
         parts[j] = v;
         xLo[j] = v.lo + floor;
         xHi[j] = v.hi + floor;
+        bucketOf[j] = bucket;
+        hop[j] = handoff;
     }
 
     private void programOrder(ThreadState t, long wLo, long wHi) {
@@ -455,11 +573,9 @@ final class CausalReplay {
                 v.rHi[k] += share(wHi, cutNumerator[k], true);
             }
         }
-        for (int b = 0; b < buckets; b++) {
-            if (onStack[b]) {
-                v.cpLo[b] += wLo;
-                v.cpHi[b] += wHi;
-            }
+        for (int i = 0; i < markedCount; i++) {
+            v.cpLo[marked[i]] += wLo;
+            v.cpHi[marked[i]] += wHi;
         }
     }
 
@@ -498,8 +614,8 @@ final class CausalReplay {
     }
 
     /**
-     * A join of {@code n} predecessors (index 0: the thread's previous event, whose edge weight is
-     * {@code [wLo, wHi]}), the event itself at {@code [lo, hi]}.
+     * A join of {@code n} predecessors (the thread's previous event, if any, at index 0, whose edge
+     * weight is {@code [wLo, wHi]}; {@link #bucketOf} says which), the event itself at {@code [lo, hi]}.
      */
     private void join(ThreadState t, int n, long wLo, long wHi, long lo, long hi) {
         Vertex out = scratch;
@@ -523,26 +639,30 @@ final class CausalReplay {
         Arrays.fill(out.cpHi, Long.MIN_VALUE);
         out.originLo = Long.MAX_VALUE;
         out.originHi = Long.MIN_VALUE;
+        out.hopsLo = Long.MAX_VALUE;
+        out.hopsHi = Long.MIN_VALUE;
         for (int j = 0; j < n; j++) {
             if (xHi[j] < latest) {
                 continue;
             }
             Vertex p = parts[j];
+            boolean own = bucketOf[j] == OWN;
+            long crossLo = Math.max(0, lo - p.hi);
+            long crossHi = Math.max(crossLo, hi - p.lo);
             for (int b = 0; b < buckets; b++) {
                 long eLo = 0;
                 long eHi = 0;
-                if (j == 0 && onStack[b]) {
-                    eLo = wLo;
-                    eHi = wHi;
-                } else if (j > 0 && b == communication) {
-                    eLo = Math.max(0, lo - p.hi);
-                    eHi = Math.max(eLo, hi - p.lo);
+                if (own ? onStack[b] : b == bucketOf[j]) {
+                    eLo = own ? wLo : crossLo;
+                    eHi = own ? wHi : crossHi;
                 }
                 out.cpLo[b] = Math.min(out.cpLo[b], p.cpLo[b] + eLo);
                 out.cpHi[b] = Math.max(out.cpHi[b], p.cpHi[b] + eHi);
             }
             out.originLo = Math.min(out.originLo, p.originLo);
             out.originHi = Math.max(out.originHi, p.originHi);
+            out.hopsLo = Math.min(out.hopsLo, p.hopsLo + (hop[j] ? 1 : 0));
+            out.hopsHi = Math.max(out.hopsHi, p.hopsHi + (hop[j] ? 1 : 0));
         }
         out.lo = t.head.lo;
         out.hi = t.head.hi;
@@ -563,6 +683,13 @@ final class CausalReplay {
     }
 
     private void retain(ProfileEvent e, ThreadState t) {
+        while (nextSource < handoffs.sources() && handoffs.sourcePosition(nextSource) < position) {
+            nextSource++;
+        }
+        if (nextSource < handoffs.sources() && handoffs.sourcePosition(nextSource) == position) {
+            retained.put(position, new Retained(t.head.copy(), handoffs.sourceUses(nextSource)));
+            nextSource++;
+        }
         if (!readerKeys.isEmpty()) {
             long key = CausalFacts.key(e.stream, t.events);
             if (readerKeys.contains(key)) {
@@ -639,6 +766,8 @@ final class CausalReplay {
         Arrays.fill(cpHi, Long.MIN_VALUE);
         long originLo = Long.MAX_VALUE;
         long originHi = Long.MIN_VALUE;
+        long hopsLo = Long.MAX_VALUE;
+        long hopsHi = Long.MIN_VALUE;
         for (Vertex v : ends) {
             if (v.hi < endLo) {
                 continue;
@@ -649,6 +778,8 @@ final class CausalReplay {
             }
             originLo = Math.min(originLo, v.originLo);
             originHi = Math.max(originHi, v.originHi);
+            hopsLo = Math.min(hopsLo, v.hopsLo);
+            hopsHi = Math.max(hopsHi, v.hopsHi);
         }
         // The path starts at its first thread's first event; the time before it counts as outside.
         cpLo[outside] += Math.max(0, originLo - firstHi);
@@ -665,8 +796,13 @@ final class CausalReplay {
             }
             transactions = new Latency(latency, latencyInstances, latencyLo, latencyHi, latencyGains);
         }
+        Stretch[] widest = new Stretch[threads.length];
+        for (int s = 0; s < threads.length; s++) {
+            widest[s] = threads[s] == null ? null : threads[s].widest;
+        }
         return new Result(Math.max(0, endLo - startHi), endHi - startLo, gains, cpLo, cpHi,
-                Math.max(0, endLo - firstHi), endHi - firstLo, communication, outside, points, transactions);
+                Math.max(0, endLo - firstHi), endHi - firstLo, communication, outside, points, transactions,
+                threadOutside, hopsLo, hopsHi, widest);
     }
 
     /** The gain at the ends less the gain at the starts, as bounds. */

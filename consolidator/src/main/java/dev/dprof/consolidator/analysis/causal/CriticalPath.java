@@ -11,7 +11,9 @@ import java.util.List;
  * The critical path of a profile (Hollingsworth §2.1): the longest path through the time-weighted
  * DAG from the first event to the last, and per region the share of it the region holds
  * (inclusive: a region's nested regions count in it too, so shares may add up to more than 1);
- * what is not in any region is "outside regions", what crosses threads "communication". And
+ * what is not in any region is "outside regions", what crosses threads "communication" — or,
+ * through a handoff between threads of one process, the handoff's site, a region of kind
+ * {@code handoff} (so the path names each queue, pool or future it waited on). And
  * critical-path zeroing (Hollingsworth §3): per region, the longest path recomputed with that
  * region's weights set to zero — its new length and the share it saves — not a subtraction of the
  * region's share. All as sound [lo, hi]; the construction and why it is sound are in
@@ -27,8 +29,17 @@ public final class CriticalPath {
                           long newLengthTicksHi, Double truth) {
     }
 
+    /**
+     * The path, its shares and zeroing.
+     *
+     * @param handoffsOnPathLo handoff edges the path crosses, bounds (the min and max over the
+     *                         candidates wherever the path is ambiguous at a join)
+     * @param incomplete       what the recorded picture lacks, or null ({@link Incomplete})
+     */
     public record Result(long lengthTicksLo, long lengthTicksHi, Long lengthTicksTruth, List<Share> shares,
-                         List<Zeroing> zeroing, String quality, String assumption, double referenceTickHz) {
+                         List<Zeroing> zeroing, String quality, String assumption, double referenceTickHz,
+                         long handoffsOnPathLo, long handoffsOnPathHi, Double handoffsOnPathTruth,
+                         Incomplete incomplete) {
     }
 
     public static final String COMMUNICATION = "(communication)";
@@ -45,7 +56,7 @@ public final class CriticalPath {
         CausalReplay.Result b = replays.bounds();
         CausalReplay.Result t = replays.truth();
         List<Share> shares = new ArrayList<>();
-        for (int bucket = 0; bucket < b.cpLo().length; bucket++) {
+        for (int bucket = 0; bucket < b.threadOutside(); bucket++) {
             String name = bucket == b.communication() ? COMMUNICATION
                     : bucket == b.outside() ? OUTSIDE : info.regions().get(bucket).name();
             Double truth = t == null ? null : (t.cpLo()[bucket] + t.cpHi()[bucket]) / 2.0 / Math.max(1, t.pathLo());
@@ -64,6 +75,7 @@ public final class CriticalPath {
         }
         zeroing.sort(Comparator.comparingDouble(Zeroing::savedLo).thenComparingDouble(Zeroing::savedHi).reversed());
         return new Result(b.pathLo(), b.pathHi(), t == null ? null : t.pathLo(), shares, zeroing,
-                CausalAnalysis.quality(info), info.assumption(), info.referenceTickHz());
+                CausalAnalysis.quality(info), info.assumption(), info.referenceTickHz(), b.hopsLo(), b.hopsHi(),
+                t == null ? null : (t.hopsLo() + t.hopsHi()) / 2.0, Incomplete.of(info, b, facts.handoffs()));
     }
 }

@@ -34,9 +34,10 @@ public final class WhatIf {
                              long gainTicksHi, List<ProgressSpeedup> progress, LatencySpeedup latency) {
     }
 
-    /** Predictions over one span, and what they rest on. */
+    /** Predictions over one span, what they rest on, and what the recorded picture lacks ({@link Incomplete}, or null). */
     public record Result(String from, String to, double spanNsLo, double spanNsHi, Double spanNsTruth,
-                         List<Prediction> predictions, String quality, String assumption, double referenceTickHz) {
+                         List<Prediction> predictions, String quality, String assumption, double referenceTickHz,
+                         Incomplete incomplete) {
     }
 
     private WhatIf() {
@@ -78,7 +79,7 @@ public final class WhatIf {
         List<Prediction> ranked = new ArrayList<>(r.predictions());
         ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
         return new Result(r.from(), r.to(), r.spanNsLo(), r.spanNsHi(), r.spanNsTruth(), ranked, r.quality(),
-                r.assumption(), r.referenceTickHz());
+                r.assumption(), r.referenceTickHz(), r.incomplete());
     }
 
     /**
@@ -128,6 +129,6 @@ public final class WhatIf {
         }
         return new Result(from, to, info.ticksToNanos(b.spanLo()), info.ticksToNanos(b.spanHi()),
                 t == null ? null : info.ticksToNanos(t.spanLo()), predictions, CausalAnalysis.quality(info),
-                info.assumption(), info.referenceTickHz());
+                info.assumption(), info.referenceTickHz(), Incomplete.of(info, b, facts.handoffs()));
     }
 }
