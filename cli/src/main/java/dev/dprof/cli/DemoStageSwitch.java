@@ -82,10 +82,8 @@ final class DemoStageSwitch {
         System.out.printf(Locale.ROOT, "prediction error [%.3f%%, %.3f%%]%n", 100 * error[0], 100 * error[1]);
         System.out.printf(Locale.ROOT, "%s's share of that run's critical path [%.3f%%, %.3f%%]%n", REGION,
                 100 * syncShare.lo(), 100 * syncShare.hi());
-        System.out.println(handoffs == null
-                ? "handoff edges on the slow run's critical path: not offered by the critical-path analysis yet"
-                : String.format(Locale.ROOT, "handoff edges on the slow run's critical path: %s",
-                        handoffs[0] == handoffs[1] ? Long.toString(handoffs[0]) : Arrays.toString(handoffs)));
+        System.out.printf(Locale.ROOT, "handoff edges on the slow run's critical path: %s%n",
+                handoffs[0] == handoffs[1] ? Long.toString(handoffs[0]) : Arrays.toString(handoffs));
         List<Verdict> verdicts = verdicts(median.lo(), median.hi(), measured);
         verdicts.forEach(v -> System.out.println(v.line()));
 
@@ -97,12 +95,8 @@ final class DemoStageSwitch {
         }
         s.put("measured", measured);
         s.putObject("error").put("lo", error[0]).put("hi", error[1]);
-        if (handoffs == null) {
-            s.putNull("handoffsOnPath");
-        } else {
-            s.put("handoffsOnPath", handoffs[0]);
-            s.put("handoffsOnPathHi", handoffs[1]);
-        }
+        s.put("handoffsOnPath", handoffs[0]);
+        s.put("handoffsOnPathHi", handoffs[1]);
         ArrayNode runs = s.putArray("perRun");
         perRun.forEach(p -> runs.addObject().put("lo", p.lo()).put("hi", p.hi()));
         s.putObject("syncShareOfPath").put("lo", syncShare.lo()).put("hi", syncShare.hi());
@@ -111,13 +105,11 @@ final class DemoStageSwitch {
     }
 
     /**
-     * INTEGRATION POINT (the consolidator's critical path, another branch): the number of handoff
-     * edges on the critical path as {@code [lo, hi]} (the path may be ambiguous at a join), or null
-     * while {@link CriticalPath.Result} does not count them. Once it does, return its count here;
-     * {@code ExamplesServiceDemoIT} fails until then.
+     * The handoff edges on the critical path as {@code [lo, hi]}: the path may be ambiguous at a
+     * join, and the bounds take every candidate (docs/BOUNDS.md, "What-if and critical path").
      */
     static long[] handoffsOnPath(CriticalPath.Result path) {
-        return null;
+        return new long[] {path.handoffsOnPathLo(), path.handoffsOnPathHi()};
     }
 
     /** The two acceptance criteria on predicted {@code [lo, hi]} against the measured gain. */
