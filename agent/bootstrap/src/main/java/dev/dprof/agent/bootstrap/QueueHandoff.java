@@ -58,7 +58,8 @@ final class QueueHandoff {
     private final String kindClass;
     private final String site;
     private final IdentitySlots inFlight = new IdentitySlots(IdentitySlots.MIN_CAPACITY);
-    private int region = -1;
+    /** The queue's region once it is used; written under the monitor, read by the thread that took it since. */
+    int region = -1;
     private long nextSeq = 1;
     private volatile int epoch;
     private int resyncAt = FIRST_RESYNC;
@@ -71,12 +72,11 @@ final class QueueHandoff {
         this.recorded = recorded;
     }
 
-    /** The queue's region, registered on first use. Under the monitor. */
-    private int region() {
+    /** Registers the queue's region on first use. Under the monitor. */
+    private void register() {
         if (region < 0) {
             region = HandoffSites.region("queue", kindClass, site);
         }
-        return region;
     }
 
     /** Enters the elements present when the queue is first seen, unstamped (sequence 0). */
@@ -97,9 +97,9 @@ final class QueueHandoff {
     }
 
     /**
-     * Registers {@code element} before its insert and, when it is the only copy in flight, stamps
-     * the put (under the monitor, so a take of the element finds the put recorded). Returns the
-     * sequence number, {@link #AMBIGUOUS}, or {@link #NESTED}.
+     * Registers {@code element} before its insert. Returns the sequence number the caller stamps
+     * (after the monitor, still before the insert: no taker can see the element yet) when it is the
+     * only copy in flight, else {@link #AMBIGUOUS} or {@link #NESTED}.
      */
     synchronized long put(Object element, Thread current) {
         IdentitySlots t = inFlight;
@@ -111,7 +111,7 @@ final class QueueHandoff {
             t.counts[i] = 1;
             t.pending[i] = 1;
             t.owners[i] = current;
-            Probes.handoffPut(region(), channel, seq);
+            register();
             return seq;
         }
         if (t.pending[i] > 0 && t.owners[i] == current) {
@@ -157,9 +157,9 @@ final class QueueHandoff {
     }
 
     /**
-     * After a take returned {@code element}: stamps the take with the element's sequence number
-     * when it is exact, and returns that number (0: nothing stamped). Nothing is stamped or
-     * changed if a resync began since {@code entryEpoch}.
+     * After a take returned {@code element}: the element's sequence number, which the caller stamps
+     * after the monitor, when it is exact (0: nothing to stamp). Nothing is changed if a resync
+     * began since {@code entryEpoch}.
      */
     synchronized long take(Object element, int entryEpoch) {
         if (entryEpoch != epoch) {
@@ -177,9 +177,6 @@ final class QueueHandoff {
             return 0;
         }
         long seq = (t.flags[i] & IdentitySlots.AMBIGUOUS) == 0 ? t.seqs[i] : 0;
-        if (seq > 0) {
-            Probes.handoffTake(region(), channel, seq);
-        }
         if (--t.counts[i] <= 0) {
             t.removeAt(i);
         }

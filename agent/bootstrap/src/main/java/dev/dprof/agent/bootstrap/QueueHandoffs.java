@@ -17,7 +17,8 @@ import java.util.function.Function;
  * constructed ({@link #constructed}, which names its site) or, for a queue made before the agent,
  * when it is first used.</li>
  * <li>Two probe events per handoff (one put, one take); the side table's monitor is taken once at
- * the put's entry, once at its end and once at the take's end; a take's entry reads the queue's
+ * the put's entry, once at its end and once at the take's end, and the probes run outside it, so
+ * that a producer and a consumer hold it only for the table's bookkeeping; a take's entry reads the queue's
  * resync epoch (a volatile read).</li>
  * <li>Nothing here throws into the host: the advice suppresses and counts any failure.</li>
  * </ul>
@@ -69,7 +70,11 @@ public final class QueueHandoffs {
         if (q.resyncDue() && queue instanceof Collection<?> c) {
             q.resync(c);
         }
-        return q.put(element, Thread.currentThread());
+        long token = q.put(element, Thread.currentThread());
+        if (token > 0) {
+            Probes.handoffPut(q.region, q.channel, token);
+        }
+        return token;
     }
 
     /** At the end of a put that {@link #beforePut} registered: {@code inserted} is whether the element is in the queue. */
@@ -87,7 +92,11 @@ public final class QueueHandoffs {
     /** After a take or poll that {@link #beforeTake} saw begin returned {@code element} (null: nothing taken). */
     public static void afterTake(Object queue, Object element, int token) {
         if (element != null && token != QueueHandoff.NOT_RECORDED) {
-            of(queue).take(element, token);
+            QueueHandoff q = of(queue);
+            long seq = q.take(element, token);
+            if (seq > 0) {
+                Probes.handoffTake(q.region, q.channel, seq);
+            }
         }
     }
 
