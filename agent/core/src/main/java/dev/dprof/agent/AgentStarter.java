@@ -68,6 +68,12 @@ final class AgentStarter {
             return;
         }
         String configName = parsed.config().map(Path::toString).orElse("(no config)");
+        try {
+            JdkOpener.open(inst);
+        } catch (RuntimeException e) {
+            warn("cannot open the JDK's packages to the agent (" + e + "); the application runs unprofiled");
+            return;
+        }
         boolean rdtscp = config.clock() == ClockChoice.RDTSCP;
         String clockLine = RingConfig.init(config.clock() != ClockChoice.NANOTIME,
                 rdtscp ? RingConfig.CLOCK_RDTSCP : RingConfig.CLOCK_RDTSC, config.ringEvents());
@@ -85,7 +91,6 @@ final class AgentStarter {
         try {
             table = new RegionTable(config.regions(), configName);
             weaver = new Weaver(config, table, AgentStarter::warn);
-            JdkOpener.open(inst);
             sink = QueueSink.open(dir);
         } catch (ConfigException | IllegalArgumentException e) {
             warn(e.getMessage() + "; the application runs unprofiled");

@@ -141,6 +141,9 @@ public final class Weaver {
         if (name.equals(TcpAdvices.SOCKET_IMPL) || name.equals(TcpAdvices.CHANNEL_IMPL)) {
             return ByName.WEAVE;
         }
+        if (name.equals(VirtualThreadAdvices.TYPE)) {
+            return VirtualThreadAdvices.enabled() ? ByName.WEAVE : ByName.SKIP;
+        }
         for (String own : OWN_PACKAGES) {
             if (name.startsWith(own)) {
                 return ByName.SKIP;
@@ -287,6 +290,9 @@ public final class Weaver {
         }
         if (type.getName().equals(TcpAdvices.SOCKET_IMPL) || type.getName().equals(TcpAdvices.CHANNEL_IMPL)) {
             return weaveTcp(builder, type);
+        }
+        if (type.getName().equals(VirtualThreadAdvices.TYPE)) {
+            return VirtualThreadAdvices.weave(builder, adviceFailed);
         }
         for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
             if (method.isAbstract() || method.isNative() || method.isTypeInitializer()) {
