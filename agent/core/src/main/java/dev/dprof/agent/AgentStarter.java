@@ -4,6 +4,7 @@ import dev.dprof.agent.bootstrap.NativeClock;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingConfig;
 import dev.dprof.agent.bootstrap.Rings;
+import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.config.AgentConfig;
 import dev.dprof.agent.config.CalibrationSpec;
 import dev.dprof.agent.config.ClockChoice;
@@ -127,6 +128,9 @@ final class AgentStarter {
         }
         if (!Rings.NATIVE) {
             warn(clockLine);
+        }
+        if (Runtime.version().feature() >= 21 && !VirtualThreads.SUPPORTED) {
+            warn("virtual threads are recorded as part of their carriers (" + VirtualThreads.unsupportedReason() + ")");
         }
         warn("recording " + table.size() + " regions to " + dir + (attached ? " (attached)" : ""));
     }

@@ -40,6 +40,7 @@ public final class VirtualThreads {
     public static final boolean SUPPORTED;
     private static final MethodHandle CURRENT_CARRIER;
     private static final MethodHandle NEW_CARRIER_LOCAL;
+    private static final String UNSUPPORTED;
 
     private static final int MOUNT = EventCodes.VT_MOUNT;
     private static final int UNMOUNT = EventCodes.VT_UNMOUNT;
@@ -52,19 +53,23 @@ public final class VirtualThreads {
     static {
         MethodHandle carrier = null;
         MethodHandle carrierLocal = null;
+        String unsupported = null;
         try {
             MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
             MethodHandles.Lookup lang = MethodHandles.privateLookupIn(Thread.class, MethodHandles.lookup());
             carrier = lang.findStatic(Thread.class, "currentCarrierThread", MethodType.methodType(Thread.class));
             Class<?> type = Class.forName("jdk.internal.misc.CarrierThreadLocal");
-            carrierLocal = MethodHandles.publicLookup().findConstructor(type, MethodType.methodType(void.class))
+            // Our own lookup: the package is exported to this module only, not to everyone.
+            carrierLocal = MethodHandles.lookup().findConstructor(type, MethodType.methodType(void.class))
                     .asType(MethodType.methodType(ThreadLocal.class));
         } catch (ReflectiveOperationException | RuntimeException e) {
             // JDK 17 (no isVirtual), or the packages are not open to us: virtual threads stay
             // on their carriers' streams.
             carrier = null;
             carrierLocal = null;
+            unsupported = e.toString();
         }
+        UNSUPPORTED = unsupported;
         CURRENT_CARRIER = carrier;
         NEW_CARRIER_LOCAL = carrierLocal;
         SUPPORTED = carrier != null && carrierLocal != null;
@@ -75,6 +80,11 @@ public final class VirtualThreads {
 
     /** A started virtual thread, named by the drainer. */
     private record Started(long id, String name) {
+    }
+
+    /** Why {@link #SUPPORTED} is false, for the agent's log; null when it is true. */
+    public static String unsupportedReason() {
+        return UNSUPPORTED;
     }
 
     /**
