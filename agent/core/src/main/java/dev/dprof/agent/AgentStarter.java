@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
@@ -75,6 +76,16 @@ final class AgentStarter {
             warn("cannot open the JDK's packages to the agent (" + e + "); the application runs unprofiled");
             return;
         }
+        Set<ThreadLocal<?>> inherited = InheritedLocals.snapshot();
+        try {
+            startRecording(inst, attached, config, simulated, parsed, configName);
+        } finally {
+            InheritedLocals.added(inherited);
+        }
+    }
+
+    private static void startRecording(Instrumentation inst, boolean attached, AgentConfig config,
+                                       Optional<SimulatedClock> simulated, AgentArgs parsed, String configName) {
         boolean rdtscp = config.clock() == ClockChoice.RDTSCP;
         String clockLine = RingConfig.init(config.clock() != ClockChoice.NANOTIME,
                 rdtscp ? RingConfig.CLOCK_RDTSCP : RingConfig.CLOCK_RDTSC, config.ringEvents());
