@@ -22,7 +22,7 @@ import java.util.Map;
  * before it has ended, so the visitor gets every thread's events in program order.
  *
  * <p>Memory: per virtual thread being read, the rank of its next piece; the bytes of the pieces
- * that came early (few: a drain pass apart at most).
+ * that came early (at most what one drain pass held of the thread).
  */
 final class SplitVisitor implements RecordVisitor {
     private final RecordVisitor visitor;
@@ -39,11 +39,12 @@ final class SplitVisitor implements RecordVisitor {
 
     private static final class Progress {
         int next;
-        final List<Early> early = new ArrayList<>();
+        /** By rank, in arrival order: the parts that came before the pieces ahead of them had ended. */
+        final Map<Integer, List<Early>> early = new HashMap<>();
     }
 
-    /** A part of a piece that came before the pieces ahead of it had ended. */
-    private record Early(int rank, byte[] batch, boolean ends) {
+    /** A part of a piece that came early: its batch (null if it held no event) and whether the piece ends with it. */
+    private record Early(byte[] batch, boolean ends) {
     }
 
     SplitVisitor(RecordVisitor visitor, VirtualThreadSplit split) {
@@ -113,7 +114,8 @@ final class SplitVisitor implements RecordVisitor {
         if (rank != p.next) {
             sink.clear();
             part.encode(sink);
-            p.early.add(new Early(rank, part.count() == 0 ? null : sink.toByteArray(), ends));
+            p.early.computeIfAbsent(rank, r -> new ArrayList<>()).add(new Early(part.count() == 0 ? null
+                    : sink.toByteArray(), ends));
             return;
         }
         if (part.count() > 0) {
@@ -127,20 +129,19 @@ final class SplitVisitor implements RecordVisitor {
 
     /** Hands over the parts that came early and whose turn it is now. */
     private void catchUp(long thread, Progress p) throws FormatException {
-        boolean moved = true;
-        while (moved) {
-            moved = false;
-            for (int i = 0; i < p.early.size(); i++) {
-                Early e = p.early.get(i);
-                if (e.rank == p.next) {
-                    p.early.remove(i);
-                    deliver(e.batch);
-                    if (e.ends) {
-                        p.next++;
-                    }
-                    moved = true;
-                    break;
-                }
+        boolean ended = true;
+        while (ended && !p.early.isEmpty()) {
+            List<Early> parts = p.early.remove(p.next);
+            if (parts == null) {
+                break;
+            }
+            ended = false;
+            for (Early e : parts) {
+                deliver(e.batch);
+                ended |= e.ends;
+            }
+            if (ended) {
+                p.next++;
             }
         }
         int[] pieces = split.piecesOf(thread);
@@ -152,9 +153,10 @@ final class SplitVisitor implements RecordVisitor {
     /** After the last record: what still waits (a piece whose end was never recorded) goes out in its order. */
     void finish() throws FormatException {
         for (Progress p : progress.values()) {
-            p.early.sort((x, y) -> Integer.compare(x.rank, y.rank));
-            for (Early e : p.early) {
-                deliver(e.batch);
+            for (List<Early> parts : new java.util.TreeMap<>(p.early).values()) {
+                for (Early e : parts) {
+                    deliver(e.batch);
+                }
             }
         }
         progress.clear();
