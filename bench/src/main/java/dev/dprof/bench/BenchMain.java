@@ -35,6 +35,7 @@ public final class BenchMain {
             case "conversion" -> ConversionCommand.run(args.subList(1, args.size()));
             case "export" -> ExportCommand.run(args.subList(1, args.size()));
             case "handoff" -> HandoffCommand.run(args.subList(1, args.size()));
+            case "vthreads" -> VirtualThreadCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
     }
@@ -46,6 +47,12 @@ public final class BenchMain {
     }
 
     static final String USAGE = """
+            usage: ./dprof bench vthreads [--jdk HOME] [--quick]
+
+              vthreads  a virtual thread's unmount + mount (Thread.yield() on a virtual JMH thread) with the
+                       agent against the same without it, both in this run, on a JDK of 21 or later (default:
+                       the first under /usr/lib/jvm); target ratio ≤ 1.5. About 2 minutes (--quick: 30 s).
+
             usage: ./dprof bench conversion [--json FILE] [--quick]
                    ./dprof bench probe [--json FILE] [--quick] [--keep] [--ring-events N]
 

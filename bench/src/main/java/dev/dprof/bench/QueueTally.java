@@ -32,6 +32,8 @@ final class QueueTally implements RecordVisitor {
     long batches;
     long regionEnters;
     long regionExits;
+    /** With {@code exact}: events per kind code. */
+    final long[] kinds = new long[256];
     boolean ended;
     long lostEvents;
     long eventsWritten;
@@ -75,6 +77,7 @@ final class QueueTally implements RecordVisitor {
         }
         while (b.next()) {
             events++;
+            kinds[b.kind.code]++;
             if (b.region == regionId) {
                 if (b.kind == EventKind.ENTER) {
                     regionEnters++;

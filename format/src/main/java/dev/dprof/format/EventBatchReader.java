@@ -108,6 +108,10 @@ public final class EventBatchReader {
         return (flags & EventBatchEncoder.FLAG_TRUTH) != 0;
     }
 
+    public boolean hasCpu() {
+        return (flags & EventBatchEncoder.FLAG_CPU) != 0;
+    }
+
     /** Whether the writer said the batch holds no event that {@link EventKind#communicates()}. */
     public boolean holdsNoCommunication() {
         return (flags & EventBatchEncoder.FLAG_NO_COMMUNICATION) != 0;

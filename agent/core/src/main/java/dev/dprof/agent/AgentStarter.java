@@ -5,6 +5,7 @@ import dev.dprof.agent.bootstrap.NativeClock;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingConfig;
 import dev.dprof.agent.bootstrap.Rings;
+import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.config.AgentConfig;
 import dev.dprof.agent.config.CalibrationSpec;
 import dev.dprof.agent.config.ClockChoice;
@@ -27,6 +28,7 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
@@ -70,6 +72,22 @@ final class AgentStarter {
             return;
         }
         String configName = parsed.config().map(Path::toString).orElse("(no config)");
+        try {
+            JdkOpener.open(inst);
+        } catch (RuntimeException e) {
+            warn("cannot open the JDK's packages to the agent (" + e + "); the application runs unprofiled");
+            return;
+        }
+        Set<ThreadLocal<?>> inherited = InheritedLocals.snapshot();
+        try {
+            startRecording(inst, attached, config, simulated, parsed, configName);
+        } finally {
+            InheritedLocals.added(inherited);
+        }
+    }
+
+    private static void startRecording(Instrumentation inst, boolean attached, AgentConfig config,
+                                       Optional<SimulatedClock> simulated, AgentArgs parsed, String configName) {
         boolean rdtscp = config.clock() == ClockChoice.RDTSCP;
         String clockLine = RingConfig.init(config.clock() != ClockChoice.NANOTIME,
                 rdtscp ? RingConfig.CLOCK_RDTSCP : RingConfig.CLOCK_RDTSC, config.ringEvents());
@@ -87,7 +105,6 @@ final class AgentStarter {
         try {
             table = new RegionTable(config.regions(), configName);
             weaver = new Weaver(config, table, AgentStarter::warn);
-            JdkOpener.open(inst);
             sink = QueueSink.open(dir);
         } catch (ConfigException | IllegalArgumentException e) {
             warn(e.getMessage() + "; the application runs unprofiled");
@@ -127,6 +144,9 @@ final class AgentStarter {
         }
         if (!Rings.NATIVE) {
             warn(clockLine);
+        }
+        if (Runtime.version().feature() >= 21 && !VirtualThreads.SUPPORTED) {
+            warn("virtual threads are recorded as part of their carriers (" + VirtualThreads.unsupportedReason() + ")");
         }
         warn("recording " + table.size() + " regions to " + dir + (attached ? " (attached)" : ""));
     }

@@ -11,10 +11,12 @@ import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -44,6 +46,8 @@ public final class RunInventory implements AutoCloseable {
         final Map<Integer, RegionInfo> regions = new LinkedHashMap<>();
         final Map<Long, String> threadNames = new LinkedHashMap<>();
         final List<Long> threads = new ArrayList<>();
+        /** {@link #threads} as a set: a process with virtual threads has thousands of them. */
+        final Set<Long> threadSet = new HashSet<>();
         Optional<ProcessEnd> end = Optional.empty();
         long events;
 
@@ -213,7 +217,7 @@ public final class RunInventory implements AutoCloseable {
         @Override
         public void batch(EventBatchReader events) throws FormatException {
             long thread = events.threadId();
-            if (!process.threads.contains(thread)) {
+            if (process.threadSet.add(thread)) {
                 process.threads.add(thread);
             }
             if (events.holdsNoCommunication()) {

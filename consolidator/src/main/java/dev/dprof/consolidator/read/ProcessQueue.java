@@ -38,6 +38,10 @@ public final class ProcessQueue implements AutoCloseable {
     private final List<String> problems = new ArrayList<>();
     private final RingRecovery recovery;
     private byte[] buffer = new byte[1 << 16];
+    /** Where the virtual threads' events are; built at the first read, null until then. */
+    private VirtualThreadSplit split;
+    /** The tailer that fetches documents by index for the cursors of a split process; made when first needed. */
+    private ExcerptTailer fetcher;
 
     static {
         // Chronicle's core loads JNR (about 360 classes, 0.2 s of a consolidation's start) for msync
@@ -114,25 +118,145 @@ public final class ProcessQueue implements AutoCloseable {
                 + " recovered from its ring files");
     }
 
-    /** A cursor over the batches of one thread ({@code thread ≥ 0}) or of all threads ({@code -1}). */
+    /**
+     * A cursor over the batches of one thread ({@code thread ≥ 0}) or of all threads ({@code -1}). A
+     * virtual thread's cursor yields its events from its carriers' batches, a carrier's cursor only
+     * its own ({@link VirtualThreadSplit}). The cursors of one queue are used from one thread.
+     */
     public BatchCursor batches(long thread) {
+        VirtualThreadSplit s = split();
+        if (s.any() && thread >= 0) {
+            return BatchCursor.split(this, s, thread);
+        }
         return new BatchCursor(queue.createTailer(), recovery, thread);
     }
 
-    /** Reads every record after the header, in written order. */
+    /**
+     * Reads every record after the header, in written order; a virtual thread's events come as
+     * batches of its own, in its order, and a carrier's batches hold only the carrier's own events
+     * ({@link VirtualThreadSplit}).
+     */
     public void read(RecordVisitor visitor) {
+        VirtualThreadSplit s = split();
+        SplitVisitor splitting = s.any() ? new SplitVisitor(visitor, s) : null;
+        RecordVisitor target = splitting == null ? visitor : splitting;
         EventBatchReader batch = new EventBatchReader();
-        readQueue(visitor, batch, recovery.lastIndex(), problems);
+        readQueue(target, batch, s.any() ? s.lastIndex() : recovery.lastIndex(), problems);
         ByteSource in = new ByteSource(ByteBuffer.allocate(0));
         int k = 0;
         for (byte[] document : recovery.documents()) {
             in.reset(ByteBuffer.wrap(document));
             try {
-                dispatch(in, batch, visitor);
+                dispatch(in, batch, target);
             } catch (FormatException e) {
                 problems.add(dir + ": recovered record " + k + " skipped: " + e.getMessage());
             }
             k++;
+        }
+        if (splitting != null) {
+            try {
+                splitting.finish();
+            } catch (FormatException e) {
+                problems.add(dir + ": virtual threads: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * The index of the virtual threads' pieces, built on first use by one pass over the batches'
+     * first bytes and communication indexes (only a JVM with virtual threads can have recorded any).
+     */
+    private VirtualThreadSplit split() {
+        if (split == null) {
+            split = new VirtualThreadSplit();
+            if (mayHaveVirtualThreads(header.jvm())) {
+                indexVirtualThreads(split);
+            }
+        }
+        return split;
+    }
+
+    /** Whether a JVM of this version string ({@code Runtime.version()}) has virtual threads (21 and later). */
+    static boolean mayHaveVirtualThreads(String jvm) {
+        try {
+            return Runtime.Version.parse(jvm).feature() >= 21;
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+    }
+
+    private void indexVirtualThreads(VirtualThreadSplit index) {
+        EventBatchReader batch = new EventBatchReader();
+        long last = Long.MIN_VALUE;
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent() || dc.index() > recovery.lastIndex()) {
+                        break;
+                    }
+                    last = dc.index();
+                    Bytes<?> bytes = dc.wire().bytes();
+                    int length = (int) bytes.readRemaining();
+                    if (length == 0 || bytes.readUnsignedByte(bytes.readPosition()) != RecordType.BATCH) {
+                        continue;
+                    }
+                    if (buffer.length < length) {
+                        buffer = new byte[Math.max(length, buffer.length * 2)];
+                    }
+                    bytes.read(buffer, 0, length);
+                    index.add(last, batch.reset(buffer, 1, length - 1));
+                } catch (FormatException e) {
+                    // read() reports the record; its events are nobody's
+                }
+            }
+        }
+        index.indexedUpTo(last);
+        List<byte[]> recovered = recovery.documents();
+        for (int k = 0; k < recovered.size(); k++) {
+            byte[] document = recovered.get(k);
+            try {
+                if (document[0] == RecordType.BATCH) {
+                    index.add(recoveredAddress(k), batch.reset(document, 1, document.length - 1));
+                }
+            } catch (FormatException e) {
+                // reported by read()
+            }
+        }
+        index.finish();
+    }
+
+    /** The address of recovered document {@code k}: below every queue index, which is never negative. */
+    static long recoveredAddress(int k) {
+        return -1L - k;
+    }
+
+    /**
+     * Copies the batch document at {@code address} (a queue index, or a {@link #recoveredAddress})
+     * into {@code into}, growing it as needed; returns the buffer holding it (its type byte first)
+     * and its length in {@code length[0]}.
+     */
+    synchronized byte[] fetch(long address, byte[] into, int[] length) throws FormatException {
+        if (address < 0) {
+            byte[] document = recovery.documents().get((int) (-1L - address));
+            length[0] = document.length;
+            return document;
+        }
+        if (fetcher == null) {
+            fetcher = queue.createTailer();
+        }
+        if (!fetcher.moveToIndex(address)) {
+            throw new FormatException("queue document " + Long.toHexString(address) + " is gone");
+        }
+        try (DocumentContext dc = fetcher.readingDocument()) {
+            if (!dc.isPresent()) {
+                throw new FormatException("queue document " + Long.toHexString(address) + " is gone");
+            }
+            Bytes<?> bytes = dc.wire().bytes();
+            int n = (int) bytes.readRemaining();
+            byte[] out = into.length < n ? new byte[Math.max(n, into.length * 2)] : into;
+            bytes.read(out, 0, n);
+            length[0] = n;
+            return out;
         }
     }
 
@@ -193,6 +317,9 @@ public final class ProcessQueue implements AutoCloseable {
 
     @Override
     public void close() {
+        if (fetcher != null) {
+            fetcher.close();
+        }
         queue.close();
     }
 }

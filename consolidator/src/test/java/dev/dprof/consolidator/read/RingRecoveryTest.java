@@ -3,15 +3,10 @@ package dev.dprof.consolidator.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dprof.clock.ClockSource;
-import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.FormatException;
-import dev.dprof.format.ProcessEnd;
-import dev.dprof.format.ProcessHeader;
-import dev.dprof.format.RecordType;
 import dev.dprof.format.RingFile;
 import dev.dprof.format.ThreadInfo;
 import java.io.IOException;
@@ -26,11 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import net.openhft.chronicle.queue.ExcerptAppender;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * back) the kill came between — and nothing is recovered for a process that ended.
  */
 class RingRecoveryTest {
-    private static final int RING_EVENTS = 8;
+    static final int RING_EVENTS = 8;
     private static final int REGION = 3;
 
     /**
@@ -58,7 +48,7 @@ class RingRecoveryTest {
             int written = tail + random.nextInt(recorded - tail + 1);
             Path dir = tmp.resolve("run-" + run);
             List<long[]> events = events(recorded, random);
-            try (Writer w = new Writer(dir)) {
+            try (TestQueue w = new TestQueue(dir)) {
                 w.thread(20, "worker");
                 for (int from = 0; from < written; ) {
                     int n = Math.min(written - from, 1 + random.nextInt(5));
@@ -80,7 +70,7 @@ class RingRecoveryTest {
     @Test
     void aThreadOnlyInItsRingIsNamedFromTheFileAndAgentRingsAreSkipped(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("p");
-        try (Writer w = new Writer(dir)) {
+        try (TestQueue w = new TestQueue(dir)) {
             w.thread(20, "worker");
         }
         List<long[]> events = events(3, new Random(1));
@@ -106,7 +96,7 @@ class RingRecoveryTest {
     void nothingIsRecoveredAfterTheEndRecord(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("p");
         List<long[]> events = events(4, new Random(2));
-        try (Writer w = new Writer(dir)) {
+        try (TestQueue w = new TestQueue(dir)) {
             w.thread(20, "worker");
             w.batch(20, events.subList(0, 2));
             w.end();
@@ -126,13 +116,13 @@ class RingRecoveryTest {
     void aQueueThatGrowsWhileItIsReadYieldsEveryEventOnce(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("p");
         List<long[]> events = events(6, new Random(3));
-        try (Writer w = new Writer(dir)) {
+        try (TestQueue w = new TestQueue(dir)) {
             w.thread(20, "worker");
             w.batch(20, events.subList(0, 2));
         }
         ringFile(dir, 1, 20, "worker", events, 2, 0);
         try (ProcessQueue q = ProcessQueue.open(dir)) {
-            try (Writer drainer = new Writer(dir, false)) {
+            try (TestQueue drainer = new TestQueue(dir, "17", false)) {
                 drainer.batch(20, events.subList(2, 5));
             }
             assertEquals(Map.of(20L, ticks(events)), read(q));
@@ -156,17 +146,8 @@ class RingRecoveryTest {
         return events.stream().map(e -> e[0]).toList();
     }
 
-    private static ByteBuffer slots(List<long[]> events) {
-        ByteBuffer b = ByteBuffer.allocate(events.size() * EventBatchEncoder.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < events.size(); i++) {
-            b.putLong(i * EventBatchEncoder.SLOT_BYTES, events.get(i)[0]);
-            b.putInt(i * EventBatchEncoder.SLOT_BYTES + 8, (int) events.get(i)[1]);
-        }
-        return b;
-    }
-
     /** A ring file as the agent's C leaves it: {@code events} recorded, the first {@code tail} handed back. */
-    private static void ringFile(Path dir, int seq, long tid, String name, List<long[]> events, int tail, int flags)
+    static void ringFile(Path dir, int seq, long tid, String name, List<long[]> events, int tail, int flags)
             throws IOException {
         ByteBuffer f = ByteBuffer.allocate(RingFile.HEADER_BYTES + RING_EVENTS * EventBatchEncoder.SLOT_BYTES)
                 .order(ByteOrder.LITTLE_ENDIAN);
@@ -181,7 +162,7 @@ class RingRecoveryTest {
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         f.putInt(RingFile.NAME_LENGTH_AT, n.length);
         f.put(RingFile.NAME_AT, n);
-        ByteBuffer s = slots(events);
+        ByteBuffer s = TestQueue.slots(events);
         // The slots of the ring's last RING_EVENTS events, each at its index modulo the size.
         for (int i = Math.max(0, events.size() - RING_EVENTS); i < events.size(); i++) {
             f.put(RingFile.HEADER_BYTES + (i % RING_EVENTS) * EventBatchEncoder.SLOT_BYTES,
@@ -224,60 +205,5 @@ class RingRecoveryTest {
             }
         }
         return ticks;
-    }
-
-    /** Writes a process queue the way the drainer does. */
-    private static final class Writer implements AutoCloseable {
-        private final SingleChronicleQueue queue;
-        private final ExcerptAppender appender;
-        private final ByteSink record = new ByteSink(1 << 12);
-
-        Writer(Path dir) {
-            this(dir, true);
-        }
-
-        /** @param header whether to start the queue with a process header (else append to one) */
-        Writer(Path dir, boolean header) {
-            queue = SingleChronicleQueueBuilder.binary(dir).rollCycle(LargeRollCycles.LARGE_DAILY).build();
-            appender = queue.createAppender();
-            if (!header) {
-                return;
-            }
-            new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
-                    1e9, Optional.empty(), 1024, "17", "test", "test.yaml", 5).encode(start());
-            append();
-        }
-
-        void thread(long tid, String name) {
-            new ThreadInfo(tid, name).encode(start());
-            append();
-        }
-
-        void batch(long tid, List<long[]> events) {
-            EventBatchEncoder.encode(start(), tid, slots(events), events.size(), null, false);
-            append();
-        }
-
-        void end() {
-            new ProcessEnd(0, 0, 0, "").encode(start());
-            append();
-        }
-
-        private ByteSink start() {
-            record.clear();
-            return record;
-        }
-
-        private void append() {
-            try (DocumentContext dc = appender.writingDocument()) {
-                dc.wire().bytes().write(record.array(), 0, record.size());
-            }
-        }
-
-        @Override
-        public void close() {
-            appender.close();
-            queue.close();
-        }
     }
 }

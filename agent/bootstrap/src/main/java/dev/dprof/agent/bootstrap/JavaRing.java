@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Differences the consumer may see: THREAD_END is stamped by the drainer when it notices the
  * thread is gone ({@code !isAlive()} or the weak reference cleared), so its tick is an upper bound
- * of the real exit; the thread id is known at creation, so rings are never unbound.
+ * of the real exit; the thread id is known at creation, so rings are never unbound. Like a native
+ * ring, a ring belongs to an OS thread: a virtual thread records on its carrier's.
  */
 final class JavaRing {
     private static final VarHandle HEAD;
@@ -33,7 +34,8 @@ final class JavaRing {
         }
     }
 
-    private static final ThreadLocal<JavaRing> CURRENT = new ThreadLocal<>();
+    /** The carrier's ring: a virtual thread records on its carrier's, as with the native rings. */
+    private static final ThreadLocal<JavaRing> CURRENT = VirtualThreads.carrierLocal();
     private static final ConcurrentLinkedQueue<JavaRing> ALL = new ConcurrentLinkedQueue<>();
     private static final AtomicLong RELEASED_LOST = new AtomicLong();
     private static final AtomicLong UNATTACHED_LOST = new AtomicLong();
@@ -84,7 +86,7 @@ final class JavaRing {
 
     private static JavaRing create() {
         try {
-            JavaRing r = new JavaRing(Thread.currentThread(), ringEvents);
+            JavaRing r = new JavaRing(VirtualThreads.currentCarrier(), ringEvents);
             ALL.add(r);
             CURRENT.set(r);
             return r;

@@ -24,7 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * costs nothing on the path that does not throw.</li>
  * <li>The steady-state path does not allocate or lock. A thread's first event takes the slow
  * path once: the ring is created (native: a file and its mapping, a mutex), the ring is bound to
- * the Java thread id and name, and the name is put in a concurrent map (boxing, allocation).</li>
+ * the Java thread id and name, and the name is put in a concurrent map (boxing, allocation). That
+ * thread is the carrier (OS thread) even when a virtual thread recorded the first event: rings
+ * are per OS thread, and a virtual thread's events are marked on its carrier's ring
+ * ({@link VirtualThreads}).</li>
  * <li>Consumer methods are {@code synchronized}: rings are single-consumer, and a ring handle is
  * freed by the drain that finds its thread dead and drained, so two drainers must not overlap.</li>
  * </ul>
@@ -117,8 +120,12 @@ public final class Rings {
         return r;
     }
 
+    /**
+     * Binds the calling thread's new ring to its Java thread: the carrier's when a virtual thread
+     * recorded the ring's first event (rings belong to OS threads, {@link VirtualThreads}).
+     */
     private static void firstEvent(boolean nativeRing) {
-        Thread t = Thread.currentThread();
+        Thread t = VirtualThreads.currentCarrier();
         long id = t.getId();
         if (nativeRing) {
             // Before the bind: a drain that sees the ring bound finds its thread.

@@ -1,6 +1,7 @@
 package dev.dprof.agent.instrument;
 
 import dev.dprof.agent.bootstrap.HandoffSites;
+import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.format.HandoffRegions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -129,6 +130,7 @@ final class HandoffWeaving {
 
     private DynamicType.Builder<?> weaveThread(DynamicType.Builder<?> builder, TypeDescription type) {
         int region = table.register(HandoffRegions.threadsName(), HandoffRegions.REGION_KIND, "auto", THREAD);
+        VirtualThreads.threadHandoffs(region);
         Map<String, Set<String>> calls = Leaves.calls(type);
         DynamicType.Builder<?> b = visitNamed(builder, type, Set.of("start"), HandoffAdvices.ThreadStart.class, region);
         b = visitNamed(b, type, Set.of("exit"), HandoffAdvices.ThreadExit.class, region);

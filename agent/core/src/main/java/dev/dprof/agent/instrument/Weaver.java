@@ -144,6 +144,9 @@ public final class Weaver {
         if (name.equals(TcpAdvices.SOCKET_IMPL) || name.equals(TcpAdvices.CHANNEL_IMPL) || handoffs.weaves(name)) {
             return ByName.WEAVE;
         }
+        if (name.equals(VirtualThreadAdvices.TYPE)) {
+            return VirtualThreadAdvices.enabled() ? ByName.WEAVE : ByName.SKIP;
+        }
         for (String own : OWN_PACKAGES) {
             if (name.startsWith(own)) {
                 return ByName.SKIP;
@@ -293,6 +296,9 @@ public final class Weaver {
         }
         if (handoffs.weaves(type.getName())) {
             return handoffs.weave(builder, type);
+        }
+        if (type.getName().equals(VirtualThreadAdvices.TYPE)) {
+            return VirtualThreadAdvices.weave(builder, adviceFailed);
         }
         for (MethodDescription.InDefinedShape method : type.getDeclaredMethods()) {
             if (method.isAbstract() || method.isNative() || method.isTypeInitializer()) {

@@ -49,6 +49,18 @@ final class BatchWriter {
     /** Names a thread; its batches must come after this. */
     void nameThread(long threadId, String name) {
         namedThreads.add(threadId);
+        writeName(threadId, name);
+    }
+
+    /**
+     * Names a virtual thread. Its events are in its carriers' batches, never in batches of its own
+     * here, so it is not remembered: nothing stays behind per virtual thread.
+     */
+    void nameVirtualThread(long threadId, String name) {
+        writeName(threadId, name);
+    }
+
+    private void writeName(long threadId, String name) {
         new ThreadInfo(threadId, name == null ? "thread-" + threadId : name).encode(start());
         append(0);
     }

@@ -3,6 +3,7 @@ package dev.dprof.agent.sink;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingVisitor;
 import dev.dprof.agent.bootstrap.Rings;
+import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.format.EventCodes;
@@ -19,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Moves events from the per-thread rings to the process's queue, off the application's threads:
@@ -44,7 +46,8 @@ import java.util.function.Consumer;
  * <h2>Implementation notes</h2>
  * One instance, one thread: it is the single consumer the rings require. Encoding reuses one
  * {@link dev.dprof.format.ByteSink} and one direct scratch buffer, so draining allocates only per
- * new thread.
+ * new thread. A virtual thread's name is written once, when it was started ({@link VirtualThreads}),
+ * and nothing of it is kept here: its events are in its carriers' batches.
  */
 public final class Drainer implements RingVisitor, Runnable {
     private static final int SCRATCH_EVENTS = 8192;
@@ -86,6 +89,8 @@ public final class Drainer implements RingVisitor, Runnable {
     private final long[] warmupThreads = new long[WARM_PASSES / NEW_THREAD_EVERY + 1];
     private int warmupThreadCount;
     private boolean sawFullScratch;
+    /** Writes a started virtual thread's name; a field, so that naming allocates no lambda per batch. */
+    private final ObjLongConsumer<String> nameVirtualThread = (name, id) -> out.nameVirtualThread(id, name);
 
     /**
      * @param warmDir where the warm-up creates (and deletes) its scratch queue; null to skip the warm-up
@@ -283,6 +288,7 @@ public final class Drainer implements RingVisitor, Runnable {
         } else {
             Rings.drain(this, scratch);
         }
+        VirtualThreads.drainStarted(nameVirtualThread);
     }
 
     @Override
@@ -294,6 +300,8 @@ public final class Drainer implements RingVisitor, Runnable {
             sawFullScratch = true;
         }
         if (threadId != ownThreadId && !isWarmupThread(threadId)) {
+            // A virtual thread's start happens before its first mount, which these slots may hold.
+            VirtualThreads.drainStarted(nameVirtualThread);
             out.batch(threadId, slots, count);
         }
     }

@@ -1,0 +1,134 @@
+package dev.dprof.bench;
+
+import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.format.EventKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * {@code ./dprof bench vthreads [--jdk HOME] [--quick]}: what the agent adds to a virtual thread's
+ * unmount and mount ({@link VirtualThreadBench}), as the ratio of {@code Thread.yield()} with the agent
+ * to the same without it, both measured in this command, one after the other, on the same JDK
+ * (21 or later; by default the first under {@code /usr/lib/jvm}). Target: at most
+ * {@value #TARGET_RATIO} × the baseline. The forks with the agent must have recorded mounts and lost
+ * nothing, or the command fails.
+ */
+final class VirtualThreadCommand {
+    static final double TARGET_RATIO = 1.5;
+
+    private VirtualThreadCommand() {
+    }
+
+    static int run(List<String> args) throws Exception {
+        Path jdk = null;
+        boolean quick = false;
+        for (int i = 0; i < args.size(); i++) {
+            switch (args.get(i)) {
+                case "--jdk" -> jdk = Path.of(args.get(++i));
+                case "--quick" -> quick = true;
+                default -> {
+                    return BenchMain.usage("vthreads: unknown argument '" + args.get(i) + "'");
+                }
+            }
+        }
+        if (jdk == null) {
+            jdk = firstJdk21().orElse(null);
+        }
+        if (jdk == null || !Files.isExecutable(jdk.resolve("bin/java"))) {
+            System.err.println("dprof bench vthreads: no JDK 21 or later (give --jdk HOME)");
+            return 2;
+        }
+        Path agentJar = Path.of(System.getProperty("dprof.jar", "cli/target/dprof.jar"));
+        Path work = Files.createTempDirectory("dprof-bench-vt");
+        // The probe benchmark's rings (256 MiB): lossless while a thread yields millions of times a second.
+        Path yaml = ProbeConfig.write(work);
+        Path out = Files.createDirectories(work.resolve("queues"));
+        OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);
+        String loadBefore = Machine.loadAverage();
+
+        Result baseline = measure(jdk, null, quick);
+        Result withAgent = measure(jdk, ProbeConfig.javaagent(agentJar, yaml, out), quick);
+
+        long mounts = 0;
+        boolean lossless = true;
+        for (Path q : RunDirs.expand(List.of(out))) {
+            QueueTally t = QueueTally.read(q, true);
+            mounts += t.kinds[EventKind.VT_MOUNT.code];
+            lossless &= t.lossless();
+            System.out.println("dprof bench vthreads: " + t);
+        }
+        double ratio = withAgent.getScore() / baseline.getScore();
+        double ratioError = ratio * Math.hypot(withAgent.getScoreError() / withAgent.getScore(),
+                baseline.getScoreError() / baseline.getScore());
+        double addedNs = withAgent.getScore() - baseline.getScore();
+        System.out.println();
+        System.out.println("dprof bench vthreads — " + started + ", " + Machine.describe() + ", JDK " + jdk);
+        System.out.println("load average (1, 5, 15 min): " + loadBefore + " before, " + Machine.loadAverage()
+                + " after; " + Machine.NOTE);
+        System.out.printf(Locale.ROOT, "Thread.yield() on a virtual thread (unmount + mount), ns/op:%n");
+        System.out.printf(Locale.ROOT, "  baseline (no agent)  %.1f ± %.1f (median of iterations %.1f)%n", baseline.getScore(),
+                baseline.getScoreError(), baseline.getStatistics().getPercentile(50));
+        System.out.printf(Locale.ROOT, "  with the agent       %.1f ± %.1f (median of iterations %.1f)%n", withAgent.getScore(),
+                withAgent.getScoreError(), withAgent.getStatistics().getPercentile(50));
+        double medianRatio = withAgent.getStatistics().getPercentile(50) / baseline.getStatistics().getPercentile(50);
+        System.out.printf(Locale.ROOT, "  ratio of the medians %.3f%n", medianRatio);
+        System.out.printf(Locale.ROOT, "  added per unmount + mount: %.1f ns; ratio %.3f ± %.3f (target ≤ %.1f): %s%n",
+                addedNs, ratio, ratioError, TARGET_RATIO, ratio <= TARGET_RATIO ? "PASS" : "FAIL");
+        System.out.printf(Locale.ROOT, "  mounts recorded by the agent's forks: %d, lossless: %s%n", mounts, lossless);
+        if (mounts == 0 || !lossless) {
+            System.out.println("!!! dprof bench vthreads FAILED: the agent recorded no mount, or lost events");
+            return 1;
+        }
+        return 0;
+    }
+
+    private static Result measure(Path jdk, String agent, boolean quick) throws RunnerException {
+        ChainedOptionsBuilder opts = new OptionsBuilder()
+                .include(VirtualThreadBench.class.getName() + "\\.yield$")
+                .jvm(jdk.resolve("bin/java").toString())
+                .jvmArgsAppend(agent == null ? new String[] {"-Djmh.executor=VIRTUAL"}
+                        : new String[] {"-Djmh.executor=VIRTUAL", agent})
+                .forks(quick ? 1 : 3)
+                .warmupIterations(quick ? 2 : 5)
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(quick ? 3 : 8)
+                .measurementTime(TimeValue.seconds(1))
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.NORMAL);
+        RunResult r = new Runner(opts.build()).runSingle();
+        return r.getPrimaryResult();
+    }
+
+    /** The first JDK of feature release 21 or later under /usr/lib/jvm, by its {@code release} file. */
+    static java.util.Optional<Path> firstJdk21() throws java.io.IOException {
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return java.util.Optional.empty();
+        }
+        java.util.regex.Pattern version = java.util.regex.Pattern.compile("JAVA_VERSION=\"(\\d+)");
+        try (var homes = Files.list(jvms)) {
+            for (Path home : homes.sorted().toList()) {
+                Path release = home.resolve("release");
+                if (Files.isRegularFile(release)) {
+                    var m = version.matcher(Files.readString(release));
+                    if (m.find() && Integer.parseInt(m.group(1)) >= 21) {
+                        return java.util.Optional.of(home);
+                    }
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.dprof.consolidator.read;
+
+import dev.dprof.clock.ClockSource;
+import dev.dprof.format.ByteSink;
+import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.ProcessEnd;
+import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RecordType;
+import dev.dprof.format.ThreadInfo;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/** Writes a process queue the way the drainer does, for the reader's tests. */
+final class TestQueue implements AutoCloseable {
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final ByteSink record = new ByteSink(1 << 12);
+
+    TestQueue(Path dir) {
+        this(dir, "17");
+    }
+
+    /** A queue whose header says it was written by a JVM of version {@code jvm}. */
+    TestQueue(Path dir, String jvm) {
+        this(dir, jvm, true);
+    }
+
+    /** @param header whether to start the queue with a process header (else append to one) */
+    TestQueue(Path dir, String jvm, boolean header) {
+        queue = SingleChronicleQueueBuilder.binary(dir).rollCycle(LargeRollCycles.LARGE_DAILY).build();
+        appender = queue.createAppender();
+        if (!header) {
+            return;
+        }
+        new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
+                1e9, Optional.empty(), 1024, jvm, "test", "test.yaml", 5).encode(start());
+        append();
+    }
+
+    void thread(long tid, String name) {
+        new ThreadInfo(tid, name).encode(start());
+        append();
+    }
+
+    /** A batch of {@code tid}: each event {tick, header[, a]}. */
+    void batch(long tid, List<long[]> events) {
+        EventBatchEncoder.encode(start(), tid, slots(events), events.size(), null, false);
+        append();
+    }
+
+    void end() {
+        new ProcessEnd(0, 0, 0, "").encode(start());
+        append();
+    }
+
+    /** Slots in the rings' layout: each event {tick, header[, a]}. */
+    static ByteBuffer slots(List<long[]> events) {
+        ByteBuffer b = ByteBuffer.allocate(events.size() * EventBatchEncoder.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < events.size(); i++) {
+            long[] e = events.get(i);
+            b.putLong(i * EventBatchEncoder.SLOT_BYTES, e[0]);
+            b.putInt(i * EventBatchEncoder.SLOT_BYTES + 8, (int) e[1]);
+            if (e.length > 2) {
+                b.putLong(i * EventBatchEncoder.SLOT_BYTES + 16, e[2]);
+            }
+        }
+        return b;
+    }
+
+    private ByteSink start() {
+        record.clear();
+        return record;
+    }
+
+    private void append() {
+        try (DocumentContext dc = appender.writingDocument()) {
+            dc.wire().bytes().write(record.array(), 0, record.size());
+        }
+    }
+
+    @Override
+    public void close() {
+        appender.close();
+        queue.close();
+    }
+}
