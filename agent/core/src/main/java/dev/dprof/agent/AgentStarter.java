@@ -1,5 +1,6 @@
 package dev.dprof.agent;
 
+import dev.dprof.agent.bootstrap.AgentThreads;
 import dev.dprof.agent.bootstrap.HandoffStats;
 import dev.dprof.agent.bootstrap.NativeClock;
 import dev.dprof.agent.bootstrap.Probes;
@@ -79,10 +80,12 @@ final class AgentStarter {
             return;
         }
         Set<ThreadLocal<?>> inherited = InheritedLocals.snapshot();
+        Set<Thread> threads = StartThreads.snapshot();
         try {
             startRecording(inst, attached, config, simulated, parsed, configName);
         } finally {
             InheritedLocals.added(inherited);
+            AgentThreads.own(StartThreads.since(threads));
         }
     }
 

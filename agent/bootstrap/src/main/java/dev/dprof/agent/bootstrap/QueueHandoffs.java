@@ -25,7 +25,9 @@ import java.util.function.Function;
  */
 public final class QueueHandoffs {
     private static final WeakIdentityMap<QueueHandoff> QUEUES = new WeakIdentityMap<>();
-    private static final Function<Object, QueueHandoff> MET_LATE = q -> make(q, HandoffSites.BEFORE_AGENT);
+    /** A queue first met in use: the application's, unless one of the agent's threads is first to use it. */
+    private static final Function<Object, QueueHandoff> MET_LATE = q -> make(q,
+            AgentThreads.isOwn(Thread.currentThread()) ? null : HandoffSites.BEFORE_AGENT);
 
     private QueueHandoffs() {
     }

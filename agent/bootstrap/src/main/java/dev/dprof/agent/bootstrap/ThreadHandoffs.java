@@ -16,6 +16,7 @@ import dev.dprof.format.HandoffRegions;
  * stamp; the key is then put twice and implies nothing.</li>
  * <li>Ids are {@code Thread.getId()}, the ids the rings name their threads by.</li>
  * <li>Virtual threads start and end through {@code VirtualThread}, which this does not weave.</li>
+ * <li>Nothing is recorded of the agent's own threads ({@link AgentThreads}).</li>
  * </ul>
  */
 public final class ThreadHandoffs {
@@ -24,19 +25,22 @@ public final class ThreadHandoffs {
 
     @SuppressWarnings("deprecation") // getId: the id the rings use, equal to threadId()
     public static void beforeStart(Thread thread, int region) {
-        if (thread.getState() == Thread.State.NEW) {
+        if (thread.getState() == Thread.State.NEW && !AgentThreads.starting(thread)) {
             Probes.handoffPut(region, HandoffRegions.THREAD_START, thread.getId());
         }
     }
 
     @SuppressWarnings("deprecation")
     public static void atExit(int region) {
-        Probes.handoffPut(region, HandoffRegions.THREAD_END, Thread.currentThread().getId());
+        Thread current = Thread.currentThread();
+        if (!AgentThreads.isOwn(current)) {
+            Probes.handoffPut(region, HandoffRegions.THREAD_END, current.getId());
+        }
     }
 
     @SuppressWarnings("deprecation")
     public static void afterJoin(Thread thread, int region) {
-        if (thread.getState() == Thread.State.TERMINATED) {
+        if (thread.getState() == Thread.State.TERMINATED && !AgentThreads.isOwn(thread)) {
             Probes.handoffTake(region, HandoffRegions.THREAD_END, thread.getId());
         }
     }
