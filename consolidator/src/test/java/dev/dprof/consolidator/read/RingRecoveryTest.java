@@ -61,7 +61,7 @@ class RingRecoveryTest {
                 assertEquals(List.of(), q.problems());
                 assertEquals(ticks(events), read(q).get(20L), "run " + run + ": recorded " + recorded
                         + ", written " + written + ", tail " + tail);
-                assertEquals(ticks(events), cursorTicks(q, 20), "the per-thread cursor reads the same");
+                assertEquals(ticks(events), TestQueue.cursorTicks(q, 20), "the per-thread cursor reads the same");
                 assertEquals(recorded > written, q.recovered().isPresent());
             }
         }
@@ -82,7 +82,7 @@ class RingRecoveryTest {
         Files.write(dir.resolve(RingFile.DIRECTORY).resolve("6" + RingFile.SUFFIX), new byte[100]);
         try (ProcessQueue q = ProcessQueue.open(dir)) {
             Map<Long, String> names = new LinkedHashMap<>();
-            Map<Long, List<Long>> ticks = read(q, names);
+            Map<Long, List<Long>> ticks = TestQueue.read(q, names);
             assertEquals(Map.of(21L, ticks(events)), ticks);
             assertEquals("late-thread", names.get(21L));
             assertEquals(Optional.of("3 events of 1 thread recovered from its ring files"), q.recovered());
@@ -126,7 +126,7 @@ class RingRecoveryTest {
                 drainer.batch(20, events.subList(2, 5));
             }
             assertEquals(Map.of(20L, ticks(events)), read(q));
-            assertEquals(ticks(events), cursorTicks(q, 20));
+            assertEquals(ticks(events), TestQueue.cursorTicks(q, 20));
         }
     }
 
@@ -173,37 +173,6 @@ class RingRecoveryTest {
     }
 
     private static Map<Long, List<Long>> read(ProcessQueue q) {
-        return read(q, new LinkedHashMap<>());
-    }
-
-    private static Map<Long, List<Long>> read(ProcessQueue q, Map<Long, String> names) {
-        Map<Long, List<Long>> ticks = new LinkedHashMap<>();
-        q.read(new RecordVisitor() {
-            @Override
-            public void thread(ThreadInfo thread) {
-                names.put(thread.threadId(), thread.name());
-            }
-
-            @Override
-            public void batch(EventBatchReader events) throws FormatException {
-                List<Long> list = ticks.computeIfAbsent(events.threadId(), k -> new ArrayList<>());
-                while (events.next()) {
-                    list.add(events.tick);
-                }
-            }
-        });
-        return ticks;
-    }
-
-    private static List<Long> cursorTicks(ProcessQueue q, long thread) throws FormatException {
-        List<Long> ticks = new ArrayList<>();
-        try (BatchCursor c = q.batches(thread)) {
-            while (c.next()) {
-                while (c.events().next()) {
-                    ticks.add(c.events().tick);
-                }
-            }
-        }
-        return ticks;
+        return TestQueue.read(q, new LinkedHashMap<>());
     }
 }

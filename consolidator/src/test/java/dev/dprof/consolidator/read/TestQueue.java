@@ -3,6 +3,8 @@ package dev.dprof.consolidator.read;
 import dev.dprof.clock.ClockSource;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
@@ -10,7 +12,10 @@ import dev.dprof.format.ThreadInfo;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -90,5 +95,38 @@ final class TestQueue implements AutoCloseable {
     public void close() {
         appender.close();
         queue.close();
+    }
+
+    /** Every thread's ticks in the order {@link ProcessQueue#read} gives them; thread names go to {@code names}. */
+    static Map<Long, List<Long>> read(ProcessQueue q, Map<Long, String> names) {
+        Map<Long, List<Long>> ticks = new LinkedHashMap<>();
+        q.read(new RecordVisitor() {
+            @Override
+            public void thread(ThreadInfo thread) {
+                names.put(thread.threadId(), thread.name());
+            }
+
+            @Override
+            public void batch(EventBatchReader events) throws FormatException {
+                List<Long> list = ticks.computeIfAbsent(events.threadId(), k -> new ArrayList<>());
+                while (events.next()) {
+                    list.add(events.tick);
+                }
+            }
+        });
+        return ticks;
+    }
+
+    /** One thread's ticks as its {@link BatchCursor} gives them. */
+    static List<Long> cursorTicks(ProcessQueue q, long thread) throws FormatException {
+        List<Long> ticks = new ArrayList<>();
+        try (BatchCursor c = q.batches(thread)) {
+            while (c.next()) {
+                while (c.events().next()) {
+                    ticks.add(c.events().tick);
+                }
+            }
+        }
+        return ticks;
     }
 }

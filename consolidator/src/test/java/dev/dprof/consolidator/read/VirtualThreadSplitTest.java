@@ -72,12 +72,12 @@ class VirtualThreadSplitTest {
         }
         try (ProcessQueue q = ProcessQueue.open(dir)) {
             Map<Long, String> names = new LinkedHashMap<>();
-            Map<Long, List<Long>> read = read(q, names);
+            Map<Long, List<Long>> read = TestQueue.read(q, names);
             assertEquals(List.of(10L, 11L, 12L, 13L, 20L, 21L, 22L, 23L), read.get(vt));
             assertEquals(List.of(5L), read.get(2L));
             assertEquals(List.of(4L), read.get(1L));
             assertEquals("virtual-500", names.get(vt));
-            assertEquals(read.get(vt), cursor(q, vt));
+            assertEquals(read.get(vt), TestQueue.cursorTicks(q, vt));
         }
     }
 
@@ -91,13 +91,13 @@ class VirtualThreadSplitTest {
             q.end();
         }
         try (ProcessQueue q = ProcessQueue.open(dir)) {
-            Map<Long, List<Long>> read = read(q, new LinkedHashMap<>());
+            Map<Long, List<Long>> read = TestQueue.read(q, new LinkedHashMap<>());
             assertEquals(List.of(2L, 3L), read.get(7L).subList(0, 2));
             assertEquals(List.of(2L, 3L, 8L), read.get(7L));
             assertEquals(List.of(4L, 5L, 6L), read.get(8L));
             assertEquals(List.of(1L, 7L, 9L), read.get(1L));
             for (long t : read.keySet()) {
-                assertEquals(read.get(t), cursor(q, t), "thread " + t);
+                assertEquals(read.get(t), TestQueue.cursorTicks(q, t), "thread " + t);
             }
         }
     }
@@ -111,7 +111,7 @@ class VirtualThreadSplitTest {
             q.end();
         }
         try (ProcessQueue q = ProcessQueue.open(dir)) {
-            assertEquals(Map.of(1L, List.of(1L, 2L, 3L, 4L)), read(q, new LinkedHashMap<>()));
+            assertEquals(Map.of(1L, List.of(1L, 2L, 3L, 4L)), TestQueue.read(q, new LinkedHashMap<>()));
         }
         assertTrue(ProcessQueue.mayHaveVirtualThreads("21.0.2+13-LTS"));
         assertTrue(ProcessQueue.mayHaveVirtualThreads("not a version"));
@@ -133,20 +133,20 @@ class VirtualThreadSplitTest {
         }
         RingRecoveryTest.ringFile(dir, 1, 1, "carrier", carrier, 3, 0);
         try (ProcessQueue q = ProcessQueue.open(dir)) {
-            Map<Long, List<Long>> read = read(q, new LinkedHashMap<>());
+            Map<Long, List<Long>> read = TestQueue.read(q, new LinkedHashMap<>());
             assertEquals(List.of(2L, 3L, 4L, 5L, 10L, 11L, 12L), read.get(7L));
             assertEquals(List.of(6L, 7L, 8L), read.get(8L));
             assertEquals(List.of(1L), read.get(1L));
             assertEquals(List.of(9L), read.get(2L));
             for (long t : read.keySet()) {
-                assertEquals(read.get(t), cursor(q, t), "thread " + t);
+                assertEquals(read.get(t), TestQueue.cursorTicks(q, t), "thread " + t);
             }
         }
     }
 
     private static void check(Path dir, History h, String what) throws Exception {
         try (ProcessQueue q = ProcessQueue.open(dir)) {
-            Map<Long, List<Long>> read = read(q, new LinkedHashMap<>());
+            Map<Long, List<Long>> read = TestQueue.read(q, new LinkedHashMap<>());
             assertEquals(List.of(), q.problems(), what);
             Map<Long, List<Long>> expected = new TreeMap<>();
             h.expected.forEach((t, ticks) -> {
@@ -156,7 +156,7 @@ class VirtualThreadSplitTest {
             });
             assertEquals(expected, new TreeMap<>(read), what);
             for (long t : expected.keySet()) {
-                assertEquals(expected.get(t), cursor(q, t), what + ", cursor of thread " + t);
+                assertEquals(expected.get(t), TestQueue.cursorTicks(q, t), what + ", cursor of thread " + t);
             }
         }
     }
@@ -248,36 +248,5 @@ class VirtualThreadSplitTest {
 
     private static long[] e(long tick, int header, long a) {
         return new long[] {tick, header, a};
-    }
-
-    private static Map<Long, List<Long>> read(ProcessQueue q, Map<Long, String> names) {
-        Map<Long, List<Long>> ticks = new LinkedHashMap<>();
-        q.read(new RecordVisitor() {
-            @Override
-            public void thread(ThreadInfo thread) {
-                names.put(thread.threadId(), thread.name());
-            }
-
-            @Override
-            public void batch(EventBatchReader events) throws FormatException {
-                List<Long> list = ticks.computeIfAbsent(events.threadId(), k -> new ArrayList<>());
-                while (events.next()) {
-                    list.add(events.tick);
-                }
-            }
-        });
-        return ticks;
-    }
-
-    private static List<Long> cursor(ProcessQueue q, long thread) throws FormatException {
-        List<Long> ticks = new ArrayList<>();
-        try (BatchCursor c = q.batches(thread)) {
-            while (c.next()) {
-                while (c.events().next()) {
-                    ticks.add(c.events().tick);
-                }
-            }
-        }
-        return ticks;
     }
 }
