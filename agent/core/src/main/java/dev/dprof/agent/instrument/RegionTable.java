@@ -24,9 +24,11 @@ public final class RegionTable {
     private final Map<String, RegionInfo> byName = new ConcurrentHashMap<>();
     private final Queue<RegionInfo> unwritten = new ConcurrentLinkedQueue<>();
     private final BitSet used = new BitSet();
+    private final String configSource;
     private int next = 1;
 
     public RegionTable(List<RegionSpec> specs, String configSource) {
+        this.configSource = configSource;
         for (RegionSpec spec : specs) {
             spec.id().ifPresent(used::set);
         }
@@ -78,6 +80,11 @@ public final class RegionTable {
     /** The id of a YAML region, which was registered at start. */
     public int idOf(RegionSpec spec) {
         return byName.get(spec.name()).id();
+    }
+
+    /** The YAML file the regions came from, as named in messages and region locations. */
+    public String configSource() {
+        return configSource;
     }
 
     /** The next region entry not yet written to the queue, or {@code null}. */
