@@ -62,6 +62,9 @@ final class AgentStarter {
     }
 
     static synchronized void start(String args, Instrumentation inst, boolean attached) {
+        if (attached) {
+            clearAttachReport(); // an attach that is refused or fails must not pass for the one before it
+        }
         if (recording != null) {
             warn("already recording to " + recording + "; this " + (attached ? "attach" : "start")
                     + " is ignored");
@@ -208,6 +211,14 @@ final class AgentStarter {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void clearAttachReport() {
+        try {
+            System.clearProperty(ATTACH_REPORT);
+        } catch (SecurityException e) {
+            // then no report is set either
         }
     }
 
