@@ -147,10 +147,6 @@ final class AgentStarter {
             Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
         }
         weaver.install(inst);
-        if (attached) {
-            // What was loaded before the attach is woven now: say how much, as the end of the run will.
-            reportAttached(weaver.matches().summary(RegionMatches.loadedClassNames(inst.getAllLoadedClasses())));
-        }
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
         if (parsed.warmup() && !attached) {
@@ -167,6 +163,10 @@ final class AgentStarter {
             warn("virtual threads are recorded as part of their carriers (" + VirtualThreads.unsupportedReason() + ")");
         }
         warn("recording " + config.regions().size() + " configured regions to " + dir + (attached ? " (attached)" : ""));
+        if (attached) {
+            // What was loaded before the attach is woven by now: say how much, as the end of the run will.
+            reportAttached(weaver.matches().summary(RegionMatches.loadedClassNames(inst.getAllLoadedClasses())));
+        }
     }
 
     /**
