@@ -96,9 +96,16 @@ public final class RegionTable {
         return byName.size();
     }
 
+    /**
+     * Queues the entry for the drainer before publishing its id: {@link #register}'s unsynchronized
+     * look-up may hand the id to a probe the moment it is in {@code byName}, and the entry must then be
+     * in the queue already, or the drainer could write that probe's event before it (a handoff site
+     * registered on one application thread while another met it: "event of region 9 before its region
+     * record" in HandoffIT on JDK 25).
+     */
     private void add(RegionInfo info) {
-        byName.put(info.name(), info);
         unwritten.add(info);
+        byName.put(info.name(), info);
     }
 
     private int nextFreeId() {
