@@ -64,8 +64,11 @@ public final class Weaver {
     private final HandoffWeaving handoffs;
     private final RegionMatches matches;
 
-    /** A YAML region with its compiled patterns; {@code index} is its place in the YAML. */
-    private record Selector(int index, RegionSpec spec, ClassPattern type, ClassPattern method, int regionId) {
+    /**
+     * A YAML region with its compiled class pattern; {@code index} is its place in the YAML. Which methods
+     * it selects is {@link RegionMatches#select}'s to say.
+     */
+    private record Selector(int index, RegionSpec spec, ClassPattern type, int regionId) {
     }
 
     public Weaver(AgentConfig config, RegionTable table, Consumer<String> warn) throws ConfigException {
@@ -74,7 +77,7 @@ public final class Weaver {
         this.warn = warn;
         for (RegionSpec spec : config.regions()) {
             selectors.add(new Selector(selectors.size(), spec, ClassPattern.forClass(spec.classPattern()),
-                    ClassPattern.forMethod(spec.methodPattern()), table.idOf(spec)));
+                    table.idOf(spec)));
         }
         matches = new RegionMatches(config.regions(), table.configSource());
         for (String exclude : config.exclude()) {
