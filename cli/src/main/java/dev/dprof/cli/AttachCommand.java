@@ -4,8 +4,12 @@ import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import java.io.IOException;
 import java.util.concurrent.Callable;
-import net.bytebuddy.agent.ByteBuddyAgent;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -14,6 +18,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = "Attach the agent to a running JVM; classes already loaded are retransformed.")
 public final class AttachCommand implements Callable<Integer> {
+    /** The system property in which an attached agent leaves its woven line (the agent's {@code AgentStarter}). */
+    static final String ATTACH_REPORT = "dprof.attach.report";
+
     @Parameters(index = "0", paramLabel = "PID", description = "the process id of the JVM")
     long pid;
 
@@ -29,13 +36,23 @@ public final class AttachCommand implements Callable<Integer> {
             throw new CliException(config + ": no such file");
         }
         String args = "config=" + config.toAbsolutePath() + (out == null ? "" : ",out=" + out.toAbsolutePath());
+        String woven;
         try {
-            ByteBuddyAgent.attach(agentJar(), Long.toString(pid), args);
-        } catch (IllegalStateException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new CliException("cannot attach to process " + pid + ": " + cause.getMessage());
+            VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+            try {
+                vm.loadAgent(agentJar().getAbsolutePath(), args);
+                woven = vm.getSystemProperties().getProperty(ATTACH_REPORT);
+            } finally {
+                vm.detach();
+            }
+        } catch (AttachNotSupportedException | IOException | AgentLoadException | AgentInitializationException e) {
+            throw new CliException("cannot attach to process " + pid + ": " + e.getMessage());
         }
         System.out.println("dprof: attached to " + pid + " with " + config);
+        if (woven != null) {
+            // the agent's own line, as the application's stderr has it and as the end of the run will say it
+            System.out.println("dprof: " + woven);
+        }
         return 0;
     }
 

@@ -109,6 +109,7 @@ public final class ConsolidateCommand implements Callable<Integer> {
                             : String.format(Locale.ROOT, "; %d events outside the calibrated span, %d without a bound",
                             c.outsideSpanEvents(), c.unboundedEvents()));
         }
+        StatsCommand.printWeaving(info.weaving().lines(), System.out);
         info.problems().forEach(p -> System.err.println("dprof: " + p));
         return 0;
     }

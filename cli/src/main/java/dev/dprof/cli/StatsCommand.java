@@ -52,6 +52,15 @@ public final class StatsCommand implements Callable<Integer> {
                     r.totalNs() / 1e6, r.meanNs() / 1e3, r.minNs() / 1e3, r.maxNs() / 1e3);
         }
         out.println("(times in ns at each process's nominal tick rate)");
+        printWeaving(stats.weaving().lines(), out);
+    }
+
+    /** The YAML regions that matched no method (and the processes that cannot say), as {@code consolidate} prints them. */
+    static void printWeaving(List<String> lines, PrintStream out) {
+        if (!lines.isEmpty()) {
+            out.println("YAML regions that matched no method:");
+            lines.forEach(line -> out.println("  " + line));
+        }
     }
 
     static ObjectNode toJson(RunStatistics stats) {
@@ -66,6 +75,7 @@ public final class StatsCommand implements Callable<Integer> {
         root.put("events", stats.events());
         root.put("processes", stats.processes());
         root.put("openRegions", stats.openRegions());
+        root.set("weaving", mapper.valueToTree(stats.weaving().toInfo()));
         root.put("unit", "ns at the nominal tick rate");
         return root;
     }

@@ -36,7 +36,9 @@ class AttachIT {
                   - {name: target.tick, class: dev.dprof.it.app.AttachApp$Target, method: tick}
                 """);
         Output attach = ForkedJvm.dprof(tmp, "attach", app.pid(), "--config", config, "--out", out).runOk();
-        assertEquals(List.of("dprof: attached to " + app.pid() + " with " + config), attach.stdout(), attach::toString);
+        String woven = "dprof: woven 1 method in 1 class for 1 of 1 configured regions";
+        assertEquals(List.of("dprof: attached to " + app.pid() + " with " + config, woven), attach.stdout(),
+                attach::toString);
 
         // a second attach would split the events between two drainers: it is refused
         Path secondOut = tmp.resolve("second");
@@ -47,13 +49,14 @@ class AttachIT {
         assertEquals(0, output.exitCode(), output::toString);
         long total = (long) BEFORE * (BEFORE - 1) / 2 + (long) AFTER * (AFTER - 1) / 2;
         assertEquals(List.of("ready", "done total=" + total), output.stdout(), output::toString);
-        assertEquals(2, output.dprofLines().size(), output::toString);
+        assertEquals(4, output.dprofLines().size(), output::toString);
         String line = output.dprofLines().get(0);
-        assertTrue(line.startsWith("dprof: recording ") && line.contains(" regions to " + out)
-                && line.endsWith(" (attached)"), line);
+        assertTrue(line.startsWith("dprof: recording 1 configured regions to " + out) && line.endsWith(" (attached)"),
+                line);
         String dir = line.substring(line.indexOf(" regions to ") + " regions to ".length(),
                 line.length() - " (attached)".length());
-        assertEquals("dprof: already recording to " + dir + "; this attach is ignored", output.dprofLines().get(1));
+        assertEquals(List.of(woven, "dprof: already recording to " + dir + "; this attach is ignored", woven),
+                output.dprofLines().subList(1, 4), "what was woven is said on attach and at the end, the same way");
         assertFalse(Files.exists(secondOut), "the refused attach writes nothing");
 
         Recording run = Recording.readOnly(out);

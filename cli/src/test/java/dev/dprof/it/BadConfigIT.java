@@ -42,6 +42,17 @@ class BadConfigIT {
     }
 
     @Test
+    void aRegionNamedLikeDprofsOwnIsRefused(@TempDir Path tmp) throws Exception {
+        Path config = ForkedJvm.config(tmp, """
+                regions:
+                  - {name: tcp.write, class: dev.dprof.it.app.CountingApp$Work, method: compute}
+                """);
+        String line = runUnprofiled(tmp, ForkedJvm.app(CountingApp.class, tmp).agent(config, tmp.resolve("out")));
+        assertEquals("dprof: " + config + ":2: regions[0].name: region name 'tcp.write' is taken by dprof's own TCP"
+                + " send region 'tcp.write'; choose another name" + UNPROFILED, line);
+    }
+
+    @Test
     void missingConfigFile(@TempDir Path tmp) throws Exception {
         Path config = tmp.resolve("no-such.yaml");
         String line = runUnprofiled(tmp, ForkedJvm.app(CountingApp.class, tmp).agent(config, tmp.resolve("out")));

@@ -1,6 +1,7 @@
 package dev.dprof.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.dprof.consolidator.read.ProcessQueue;
@@ -240,6 +241,20 @@ final class ForkedJvm {
         /** The agent's lines on stderr: every one of them starts with {@code dprof:}. */
         List<String> dprofLines() {
             return stderr.stream().filter(l -> l.startsWith("dprof:")).toList();
+        }
+
+        /**
+         * The agent's lines but its end-of-run line on what was woven, which must be there once and say
+         * that every configured region matched ({@code woven N methods in M classes for K of K configured regions}).
+         */
+        List<String> dprofLinesAllWoven() {
+            java.util.regex.Pattern woven = java.util.regex.Pattern.compile(
+                    "dprof: woven \\d+ methods? in \\d+ class(?:es)? for (\\d+) of (\\d+) configured regions");
+            List<String> wovenLines = dprofLines().stream().filter(l -> woven.matcher(l).matches()).toList();
+            assertEquals(1, wovenLines.size(), this::toString);
+            java.util.regex.Matcher m = woven.matcher(wovenLines.get(0));
+            assertTrue(m.matches() && m.group(1).equals(m.group(2)), this::toString);
+            return dprofLines().stream().filter(l -> !woven.matcher(l).matches()).toList();
         }
 
         @Override

@@ -68,7 +68,7 @@ class MessagingIT {
                 .property("it.channel", "pings").property("it.parties", 4).property("it.rank", 7).runOk();
         assertEquals(List.of("received 1:id-1 2:id-2 3:id-3", "generation 7, steps 4, next 102", "done"),
                 output.stdout(), output::toString);
-        assertEquals(1, output.dprofLines().size(), output::toString);
+        assertEquals(1, output.dprofLinesAllWoven().size(), output::toString);
         Recording run = Recording.readOnly(out);
         run.requireCleanEnd();
 

@@ -51,7 +51,7 @@ class NestingIT {
         Path out = tmp.resolve("out");
         Output output = jvm.agent(ForkedJvm.config(tmp, YAML), out).runOk();
         assertEquals(expectedOutput(), output.stdout(), output::toString);
-        assertEquals(1, output.dprofLines().size(), output::toString);
+        assertEquals(1, output.dprofLinesAllWoven().size(), output::toString);
 
         Recording run = Recording.readOnly(out);
         run.requireCleanEnd();

@@ -18,6 +18,12 @@ public final class RecordType {
     public static final int THREAD = 'T';
     public static final int BATCH = 'B';
     public static final int END = 'E';
+    /**
+     * What was woven for the YAML's regions ({@link WeavingSummary}), just before {@link #END}; added
+     * within version 2: a queue without it reads as before, and a reader older than it skips it as an
+     * unknown record and says so.
+     */
+    public static final int WEAVING = 'W';
 
     private RecordType() {
     }

@@ -12,6 +12,7 @@ import dev.dprof.agent.config.CalibrationSpec;
 import dev.dprof.agent.config.ClockChoice;
 import dev.dprof.agent.config.ConfigException;
 import dev.dprof.agent.config.ConfigLoader;
+import dev.dprof.agent.instrument.RegionMatches;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.instrument.Weaver;
 import dev.dprof.agent.sink.Drainer;
@@ -25,6 +26,7 @@ import dev.dprof.clock.SimulatedClock;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RingFile;
+import dev.dprof.format.WeavingSummary;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
@@ -41,6 +43,11 @@ final class AgentStarter {
     static final String VERSION = "0.1.0";
     /** How long the start waits for the drainer's header and warm-up (its own budget is 1.5 s). */
     private static final long WARM_WAIT_MS = 3000;
+    /**
+     * The system property an attach leaves in the JVM: its woven line, which {@code dprof attach} reads
+     * back (the attach API has no other way for an agent to answer).
+     */
+    static final String ATTACH_REPORT = "dprof.attach.report";
 
     /**
      * Where this JVM records, once profiling has started. A second start (attaching twice, or
@@ -55,6 +62,9 @@ final class AgentStarter {
     }
 
     static synchronized void start(String args, Instrumentation inst, boolean attached) {
+        if (attached) {
+            clearAttachReport(); // an attach that is refused or fails must not pass for the one before it
+        }
         if (recording != null) {
             warn("already recording to " + recording + "; this " + (attached ? "attach" : "start")
                     + " is ignored");
@@ -127,6 +137,7 @@ final class AgentStarter {
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
         Drainer drainer = new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(),
                 header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
+        drainer.beforeEnd(() -> endOfRun(weaver, inst));
         drainer.start();
         recording = dir;
         awaitWarm(drainer);
@@ -151,7 +162,42 @@ final class AgentStarter {
         if (Runtime.version().feature() >= 21 && !VirtualThreads.SUPPORTED) {
             warn("virtual threads are recorded as part of their carriers (" + VirtualThreads.unsupportedReason() + ")");
         }
-        warn("recording " + table.size() + " regions to " + dir + (attached ? " (attached)" : ""));
+        warn("recording " + config.regions().size() + " configured regions to " + dir + (attached ? " (attached)" : ""));
+        if (attached) {
+            // What was loaded before the attach is woven by now: say how much, as the end of the run will.
+            reportAttached(weaver.matches().summary(RegionMatches.loadedClassNames(inst.getAllLoadedClasses())));
+        }
+    }
+
+    /**
+     * At the end of the run, on the drainer's thread before its end record: what was woven, one line,
+     * then one line per YAML region that matched no method, with the reason and the nearest name. The
+     * summary goes to the queue too, for {@code dprof stats} and {@code consolidate}.
+     */
+    private static WeavingSummary endOfRun(Weaver weaver, Instrumentation inst) {
+        WeavingSummary summary = weaver.matches().summary(RegionMatches.loadedClassNames(inst.getAllLoadedClasses()));
+        if (summary.configuredRegions() > 0) {
+            warn(summary.wovenLine());
+        }
+        for (WeavingSummary.Region r : summary.unmatched()) {
+            warn(r.describe());
+        }
+        return summary;
+    }
+
+    /**
+     * On attach, the woven line, on the application's stderr and, through {@link #ATTACH_REPORT}, to
+     * {@code dprof attach}, which prints it too. (The start line's count used to be the region table's
+     * size, which on attach already held the TCP regions of the JDK's loaded socket classes: 35 where
+     * the same file gave 33 at start.)
+     */
+    private static void reportAttached(WeavingSummary summary) {
+        warn(summary.wovenLine());
+        try {
+            System.setProperty(ATTACH_REPORT, summary.wovenLine());
+        } catch (SecurityException e) {
+            // dprof attach then says only that it attached
+        }
     }
 
     /**
@@ -165,6 +211,14 @@ final class AgentStarter {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void clearAttachReport() {
+        try {
+            System.clearProperty(ATTACH_REPORT);
+        } catch (SecurityException e) {
+            // then no report is set either
         }
     }
 

@@ -12,7 +12,9 @@ import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
+import dev.dprof.consolidator.read.RegionKinds;
 import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.consolidator.read.WeavingReports;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.calibration.DomainCalibration;
@@ -172,9 +174,12 @@ public final class Consolidator {
         List<List<TickBounds>> boundsOfProcess = new ArrayList<>();
         boolean truth = referenceTruth != null
                 && inventory.processes().stream().allMatch(p -> p.header().simulatedClock().isPresent());
+        RegionKinds kinds = new RegionKinds(problems);
+        WeavingReports weaving = new WeavingReports();
+        inventory.processes().forEach(p -> weaving.add(p.label(), p.weaving().orElse(null), p.end().isPresent()));
         try {
             for (RunInventory.Process p : inventory.processes()) {
-                int[] map = regionMap(p, regionIndex, regions);
+                int[] map = regionMap(p, regionIndex, regions, kinds);
                 ProcessQueue queue = p.queue();
                 List<TickBounds> own = new ArrayList<>();
                 for (long thread : p.threads()) {
@@ -233,7 +238,8 @@ public final class Consolidator {
                     new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
                             unused, causal.barrierInstanceCount()),
-                    written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()));
+                    written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()),
+                    weaving.toInfo());
             Profile.writeInfo(options.out(), info);
             phases.accept("profile.json");
             return info;
@@ -264,13 +270,17 @@ public final class Consolidator {
         }
     }
 
-    /** The process's region ids mapped to global indexes, regions being the same across processes by name. */
-    private static int[] regionMap(RunInventory.Process p, Map<String, Integer> index, List<ProfileInfo.Region> regions) {
+    /**
+     * The process's region ids mapped to global indexes, regions being the same across processes by name
+     * and kind ({@link RegionKinds}).
+     */
+    private static int[] regionMap(RunInventory.Process p, Map<String, Integer> index, List<ProfileInfo.Region> regions,
+                                   RegionKinds kinds) {
         int max = p.regions().keySet().stream().mapToInt(Integer::intValue).max().orElse(-1);
         int[] map = new int[max + 1];
         java.util.Arrays.fill(map, -1);
         for (RegionInfo r : p.regions().values()) {
-            map[r.id()] = index.computeIfAbsent(r.name(), name -> {
+            map[r.id()] = index.computeIfAbsent(kinds.mergedName(r, p.label()), name -> {
                 regions.add(new ProfileInfo.Region(regions.size(), name, r.kind()));
                 return regions.size() - 1;
             });

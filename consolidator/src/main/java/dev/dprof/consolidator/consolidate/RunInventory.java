@@ -9,6 +9,7 @@ import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.WeavingSummary;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -49,6 +50,7 @@ public final class RunInventory implements AutoCloseable {
         /** {@link #threads} as a set: a process with virtual threads has thousands of them. */
         final Set<Long> threadSet = new HashSet<>();
         Optional<ProcessEnd> end = Optional.empty();
+        Optional<WeavingSummary> weaving = Optional.empty();
         long events;
 
         Process(int index, Path dir, ProcessQueue queue) {
@@ -93,6 +95,11 @@ public final class RunInventory implements AutoCloseable {
 
         public long events() {
             return events;
+        }
+
+        /** What the agent wove for the YAML's regions; empty if the queue does not say. */
+        public Optional<WeavingSummary> weaving() {
+            return weaving;
         }
 
         public String label() {
@@ -239,6 +246,11 @@ public final class RunInventory implements AutoCloseable {
                             events.b);
                 }
             }
+        }
+
+        @Override
+        public void weaving(WeavingSummary weaving) {
+            process.weaving = Optional.of(weaving);
         }
 
         @Override

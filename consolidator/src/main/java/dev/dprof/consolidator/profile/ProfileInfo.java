@@ -14,16 +14,29 @@ import java.util.Map;
  * @param window        the analysed span chosen at consolidation, or null for the whole run
  * @param truth         whether events carry their truth (simulated clocks)
  * @param handoffs      what handoff matching found (zeros in a profile written before handoffs existed)
+ * @param weaving       the YAML regions that matched no method, and the processes that could not say
+ *                      (empty in a profile written before it existed)
  */
 public record ProfileInfo(int formatVersion, String sync, String assumption, String referenceDomain,
                           double referenceTickHz, Window window, boolean truth, List<Process> processes,
                           List<Stream> streams, List<Region> regions, Messages messages, long events,
-                          long causalityConflicts, long unboundedEvents, List<String> problems, Handoffs handoffs) {
+                          long causalityConflicts, long unboundedEvents, List<String> problems, Handoffs handoffs,
+                          Weaving weaving) {
 
     public static final int FORMAT_VERSION = 1;
 
     public ProfileInfo {
         handoffs = handoffs == null ? Handoffs.NONE : handoffs;
+        weaving = weaving == null ? Weaving.NONE : weaving;
+    }
+
+    /** A profile without a weaving report. */
+    public ProfileInfo(int formatVersion, String sync, String assumption, String referenceDomain,
+                       double referenceTickHz, Window window, boolean truth, List<Process> processes,
+                       List<Stream> streams, List<Region> regions, Messages messages, long events,
+                       long causalityConflicts, long unboundedEvents, List<String> problems, Handoffs handoffs) {
+        this(formatVersion, sync, assumption, referenceDomain, referenceTickHz, window, truth, processes, streams,
+                regions, messages, events, causalityConflicts, unboundedEvents, problems, handoffs, Weaving.NONE);
     }
 
     /** A profile without handoffs. */
@@ -92,6 +105,42 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
      */
     public record Handoffs(int matched, int unmatchedPuts, int unmatchedTakes, int ambiguousKeys) {
         public static final Handoffs NONE = new Handoffs(0, 0, 0, 0);
+    }
+
+    /**
+     * What the agents said about the YAML's regions ({@code WeavingSummary} in each queue).
+     *
+     * @param unmatched the regions that matched no method, each with the processes it matched none in
+     * @param unknown   one line per process that could not say (it did not end normally)
+     */
+    public record Weaving(List<UnmatchedRegion> unmatched, List<String> unknown) {
+        public static final Weaving NONE = new Weaving(List.of(), List.of());
+
+        public Weaving {
+            unmatched = unmatched == null ? List.of() : List.copyOf(unmatched);
+            unknown = unknown == null ? List.of() : List.copyOf(unknown);
+        }
+
+        /** The lines {@code dprof stats} and {@code consolidate} print: the unmatched regions, then the unknown. */
+        public List<String> lines() {
+            List<String> lines = new java.util.ArrayList<>();
+            unmatched.forEach(r -> lines.add(r.line()));
+            lines.addAll(unknown);
+            return lines;
+        }
+    }
+
+    /**
+     * A YAML region that matched no method in some processes.
+     *
+     * @param reason    the reason's name ({@code NO_CLASS}, {@code NO_METHOD}, {@code DESCRIPTOR}, ...)
+     * @param nearest   the existing name nearest to what was written, or empty
+     * @param line      the agent's sentence, with how many of the run's processes it holds for
+     * @param processes the processes ({@code host-pid}) it matched nothing in
+     */
+    public record UnmatchedRegion(String name, String location, String classPattern, String methodPattern,
+                                  String descriptor, String reason, String nearest, String detail, String line,
+                                  List<String> processes) {
     }
 
     /** A span in reference ticks. */

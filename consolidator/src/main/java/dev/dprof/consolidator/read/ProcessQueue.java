@@ -8,6 +8,7 @@ import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.WeavingSummary;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -304,6 +305,7 @@ public final class ProcessQueue implements AutoCloseable {
             case RecordType.THREAD -> visitor.thread(ThreadInfo.decode(in));
             case RecordType.BATCH -> visitor.batch(batch.reset(in));
             case RecordType.END -> visitor.end(ProcessEnd.decode(in));
+            case RecordType.WEAVING -> visitor.weaving(WeavingSummary.decode(in));
             case RecordType.HEADER -> throw new FormatException("a second process header");
             default -> throw new FormatException("unknown record type " + type);
         }

@@ -5,6 +5,7 @@ import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.WeavingSummary;
 
 /** Receives a process queue's records in the order they were written. */
 public interface RecordVisitor {
@@ -16,6 +17,10 @@ public interface RecordVisitor {
 
     /** A batch of one thread's events; iterate with {@link EventBatchReader#next()}. */
     default void batch(EventBatchReader events) throws FormatException {
+    }
+
+    /** What the agent wove for the YAML's regions; only a process that ended normally wrote it. */
+    default void weaving(WeavingSummary weaving) {
     }
 
     default void end(ProcessEnd end) {

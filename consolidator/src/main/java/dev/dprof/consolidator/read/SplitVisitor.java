@@ -7,6 +7,7 @@ import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.WeavingSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -61,6 +62,11 @@ final class SplitVisitor implements RecordVisitor {
     @Override
     public void thread(ThreadInfo thread) {
         visitor.thread(thread);
+    }
+
+    @Override
+    public void weaving(WeavingSummary weaving) {
+        visitor.weaving(weaving);
     }
 
     @Override

@@ -3,11 +3,14 @@ package dev.dprof.consolidator.stats;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
+import dev.dprof.consolidator.read.RegionKinds;
+import dev.dprof.consolidator.read.WeavingReports;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.WeavingSummary;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +29,8 @@ import java.util.Map;
 public final class RunStatistics {
     private final Map<String, RegionStats> regions = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
+    private final RegionKinds kinds = new RegionKinds(problems);
+    private final WeavingReports weaving = new WeavingReports();
     private long lostEvents;
     private long events;
     private int processes;
@@ -61,6 +66,7 @@ public final class RunStatistics {
         ProcessVisitor visitor = new ProcessVisitor(queue.header());
         queue.read(visitor);
         problems.addAll(queue.problems());
+        weaving.add(label(visitor.header), visitor.weaving, visitor.ended);
         for (ThreadStack stack : visitor.threads.values()) {
             openRegions += stack.depth;
         }
@@ -102,6 +108,15 @@ public final class RunStatistics {
         return problems;
     }
 
+    /** The YAML regions that matched no method, and the processes that cannot say. */
+    public WeavingReports weaving() {
+        return weaving;
+    }
+
+    private static String label(ProcessHeader header) {
+        return header.host() + "-" + header.pid();
+    }
+
     /** The open regions of one thread: region ids and enter ticks. */
     private static final class ThreadStack {
         int[] regions = new int[16];
@@ -132,6 +147,7 @@ public final class RunStatistics {
         private final Map<Integer, RegionStats> byId = new HashMap<>();
         private final Map<Long, ThreadStack> threads = new HashMap<>();
         private boolean ended;
+        private WeavingSummary weaving;
 
         ProcessVisitor(ProcessHeader header) {
             this.header = header;
@@ -143,7 +159,12 @@ public final class RunStatistics {
 
         @Override
         public void region(RegionInfo region) {
-            byId.put(region.id(), regions.computeIfAbsent(region.name(), RegionStats::new));
+            byId.put(region.id(), regions.computeIfAbsent(kinds.mergedName(region, label(header)), RegionStats::new));
+        }
+
+        @Override
+        public void weaving(WeavingSummary summary) {
+            weaving = summary;
         }
 
         @Override

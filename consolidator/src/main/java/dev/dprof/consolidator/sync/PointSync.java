@@ -103,7 +103,8 @@ public final class PointSync {
         }
         ProfileInfo derived = new ProfileInfo(ProfileInfo.FORMAT_VERSION, method.label(), method.assumption(),
                 info.referenceDomain(), info.referenceTickHz(), info.window(), info.truth(), processes, info.streams(),
-                info.regions(), info.messages(), events, info.causalityConflicts(), 0, problems, info.handoffs());
+                info.regions(), info.messages(), events, info.causalityConflicts(), 0, problems, info.handoffs(),
+                info.weaving());
         Profile.writeInfo(out, derived);
         return derived;
     }

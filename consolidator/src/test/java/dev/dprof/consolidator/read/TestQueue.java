@@ -8,7 +8,9 @@ import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
+import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.WeavingSummary;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -40,13 +42,28 @@ final class TestQueue implements AutoCloseable {
 
     /** @param header whether to start the queue with a process header (else append to one) */
     TestQueue(Path dir, String jvm, boolean header) {
+        this(dir, jvm, header, 1);
+    }
+
+    /** The queue of process {@code pid} of host {@code host}. */
+    TestQueue(Path dir, String jvm, boolean header, long pid) {
         queue = SingleChronicleQueueBuilder.binary(dir).rollCycle(LargeRollCycles.LARGE_DAILY).build();
         appender = queue.createAppender();
         if (!header) {
             return;
         }
-        new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
+        new ProcessHeader(RecordType.FORMAT_VERSION, "host", pid, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
                 1e9, Optional.empty(), 1024, jvm, "test", "test.yaml", 5).encode(start());
+        append();
+    }
+
+    void region(RegionInfo region) {
+        region.encode(start());
+        append();
+    }
+
+    void weaving(WeavingSummary summary) {
+        summary.encode(start());
         append();
     }
 

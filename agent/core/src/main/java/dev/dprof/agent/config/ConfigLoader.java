@@ -2,6 +2,7 @@ package dev.dprof.agent.config;
 
 import dev.dprof.format.CollectiveFlavour;
 import dev.dprof.format.HandoffRegions;
+import dev.dprof.format.OwnRegions;
 import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigInteger;
@@ -576,8 +577,15 @@ public final class ConfigLoader {
                 Fields f = fields(item, path);
                 RegionSpec sameName = byName.putIfAbsent(r.name(), r);
                 if (sameName != null) {
+                    String kinds = sameName.kind() == r.kind() ? ""
+                            : " as kind " + sameName.kind().yamlName() + "; here kind " + r.kind().yamlName();
                     throw error(f.value("name"), path + ".name", "duplicate region name " + quote(r.name())
-                            + " (first defined at line " + sameName.line() + ")");
+                            + " (first defined at line " + sameName.line() + kinds + ")");
+                }
+                Optional<String> own = OwnRegions.ownerOf(r.name());
+                if (own.isPresent()) {
+                    throw error(f.value("name"), path + ".name", "region name " + quote(r.name()) + " is taken by "
+                            + own.get() + "; choose another name");
                 }
                 if (r.id().isPresent()) {
                     RegionSpec sameId = byId.putIfAbsent(r.id().getAsInt(), r);

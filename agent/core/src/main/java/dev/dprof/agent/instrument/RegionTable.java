@@ -24,9 +24,11 @@ public final class RegionTable {
     private final Map<String, RegionInfo> byName = new ConcurrentHashMap<>();
     private final Queue<RegionInfo> unwritten = new ConcurrentLinkedQueue<>();
     private final BitSet used = new BitSet();
+    private final String configSource;
     private int next = 1;
 
     public RegionTable(List<RegionSpec> specs, String configSource) {
+        this.configSource = configSource;
         for (RegionSpec spec : specs) {
             spec.id().ifPresent(used::set);
         }
@@ -80,6 +82,11 @@ public final class RegionTable {
         return byName.get(spec.name()).id();
     }
 
+    /** The YAML file the regions came from, as named in messages and region locations. */
+    public String configSource() {
+        return configSource;
+    }
+
     /** The next region entry not yet written to the queue, or {@code null}. */
     public RegionInfo pollUnwritten() {
         return unwritten.poll();
@@ -89,9 +96,16 @@ public final class RegionTable {
         return byName.size();
     }
 
+    /**
+     * Queues the entry for the drainer before publishing its id: {@link #register}'s unsynchronized
+     * look-up may hand the id to a probe the moment it is in {@code byName}, and the entry must then be
+     * in the queue already, or the drainer could write that probe's event before it (a handoff site
+     * registered on one application thread while another met it: "event of region 9 before its region
+     * record" in HandoffIT on JDK 25).
+     */
     private void add(RegionInfo info) {
-        byName.put(info.name(), info);
         unwritten.add(info);
+        byName.put(info.name(), info);
     }
 
     private int nextFreeId() {

@@ -3,6 +3,7 @@ package dev.dprof.agent.instrument;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.TcpProbes;
 import dev.dprof.format.HandoffRegions;
+import dev.dprof.format.OwnRegions;
 import dev.dprof.format.TcpRegions;
 import dev.dprof.agent.config.AgentConfig;
 import dev.dprof.agent.config.ClassPattern;
@@ -15,7 +16,6 @@ import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import net.bytebuddy.ByteBuddy;
@@ -62,9 +62,13 @@ public final class Weaver {
     private final Consumer<String> warn;
     private final AtomicInteger failures = new AtomicInteger();
     private final HandoffWeaving handoffs;
+    private final RegionMatches matches;
 
-    /** A YAML region with its compiled patterns. */
-    private record Selector(RegionSpec spec, ClassPattern type, ClassPattern method, int regionId) {
+    /**
+     * A YAML region with its compiled class pattern; {@code index} is its place in the YAML. Which methods
+     * it selects is {@link RegionMatches#select}'s to say.
+     */
+    private record Selector(int index, RegionSpec spec, ClassPattern type, int regionId) {
     }
 
     public Weaver(AgentConfig config, RegionTable table, Consumer<String> warn) throws ConfigException {
@@ -72,9 +76,10 @@ public final class Weaver {
         this.table = table;
         this.warn = warn;
         for (RegionSpec spec : config.regions()) {
-            selectors.add(new Selector(spec, ClassPattern.forClass(spec.classPattern()),
-                    ClassPattern.forMethod(spec.methodPattern()), table.idOf(spec)));
+            selectors.add(new Selector(selectors.size(), spec, ClassPattern.forClass(spec.classPattern()),
+                    table.idOf(spec)));
         }
+        matches = new RegionMatches(config.regions(), table.configSource());
         for (String exclude : config.exclude()) {
             excludes.add(ClassPattern.forClass(exclude));
         }
@@ -86,6 +91,11 @@ public final class Weaver {
             throw new IllegalStateException(e);
         }
         handoffs = new HandoffWeaving(config.handoffs(), table, adviceFailed);
+    }
+
+    /** What the YAML's regions matched so far, and why one matched nothing. */
+    public RegionMatches matches() {
+        return matches;
     }
 
     /**
@@ -304,9 +314,9 @@ public final class Weaver {
             if (method.isAbstract() || method.isNative() || method.isTypeInitializer()) {
                 continue;
             }
-            Optional<Selector> selected = select(type, method);
-            if (selected.isPresent()) {
-                builder = weave(builder, type, method, selected.get().spec, selected.get().regionId);
+            int selected = matches.select(type, method);
+            if (selected >= 0) {
+                builder = weave(builder, type, method, selectors.get(selected));
             } else if (config.annotations()) {
                 AnnotationDescription region = method.getDeclaredAnnotations().stream()
                         .filter(a -> a.getAnnotationType().getName().equals(REGION_ANNOTATION))
@@ -316,18 +326,8 @@ public final class Weaver {
                 }
             }
         }
+        matches.classSeen(type);
         return builder;
-    }
-
-    private Optional<Selector> select(TypeDescription type, MethodDescription method) {
-        String name = method.isConstructor() ? "<init>" : method.getInternalName();
-        for (Selector s : selectors) {
-            if (s.type.matches(type.getName()) && s.method.matches(name)
-                    && s.spec.descriptor().map(d -> d.equals(method.getDescriptor())).orElse(true)) {
-                return Optional.of(s);
-            }
-        }
-        return Optional.empty();
     }
 
     private DynamicType.Builder<?> weaveAnnotated(DynamicType.Builder<?> builder, TypeDescription type,
@@ -343,14 +343,18 @@ public final class Weaver {
     }
 
     private DynamicType.Builder<?> weave(DynamicType.Builder<?> builder, TypeDescription type,
-                                         MethodDescription method, RegionSpec spec, int id) {
+                                         MethodDescription method, Selector selector) {
+        RegionSpec spec = selector.spec;
+        int id = selector.regionId;
         String where = type.getName() + "#" + method.getInternalName() + method.getDescriptor();
         if (method.isConstructor()) {
             if (spec.kind() != RegionKind.PLAIN && spec.kind() != RegionKind.PROGRESS || spec.instance().isPresent()) {
-                warn.accept("region '" + spec.name() + "' (line " + spec.line() + "): " + where
-                        + " not woven: a constructor can only be a plain or progress region without instance");
+                String why = "a constructor can only be a plain or progress region without instance";
+                warn.accept("region '" + spec.name() + "' (line " + spec.line() + "): " + where + " not woven: " + why);
+                matches.refused(selector.index, type, method, why);
                 return builder;
             }
+            matches.woven(selector.index, type, method);
             return builder.visit(new ConstructorRegion(method, id, spec.kind() == RegionKind.PROGRESS));
         }
         Binding binding = new Binding(mapping(id), method);
@@ -398,7 +402,8 @@ public final class Weaver {
             case PROGRESS -> advice = Advices.Progress.class;
             case HANDOFF -> {
                 if (!config.handoffs().contains(HandoffRegions.Kind.CUSTOM)) {
-                    return builder; // handoffs: off, or a list without custom
+                    matches.refused(selector.index, type, method, "custom handoffs are off ('handoffs:')");
+                    return builder;
                 }
                 binding.bind(Advices.Channel.class, spec.channel().orElseThrow());
                 if (spec.side().orElseThrow() == RegionSpec.HandoffSide.PUT) {
@@ -419,16 +424,18 @@ public final class Weaver {
         if (binding.problem != null) {
             warn.accept("region '" + spec.name() + "' (line " + spec.line() + "): " + where + " not woven: "
                     + binding.problem);
+            matches.refused(selector.index, type, method, binding.problem);
             return builder;
         }
+        matches.woven(selector.index, type, method);
         return builder.visit(advise(binding.mapping, advice).on(ElementMatchers.is(method)));
     }
 
     private DynamicType.Builder<?> weaveApi(DynamicType.Builder<?> builder, TypeDescription type) {
-        int send = table.register("DProf.send", "send", "api", API_CLASS + "#send");
-        int receive = table.register("DProf.receive", "receive", "api", API_CLASS + "#receive");
-        int barrier = table.register("DProf.barrier", "barrier", "api", API_CLASS + "#barrierEnter");
-        int collective = table.register("DProf.collective", "collective", "api", API_CLASS + "#collectiveEnter");
+        int send = table.register(OwnRegions.API_PREFIX + "send", "send", "api", API_CLASS + "#send");
+        int receive = table.register(OwnRegions.API_PREFIX + "receive", "receive", "api", API_CLASS + "#receive");
+        int barrier = table.register(OwnRegions.API_PREFIX + "barrier", "barrier", "api", API_CLASS + "#barrierEnter");
+        int collective = table.register(OwnRegions.API_PREFIX + "collective", "collective", "api", API_CLASS + "#collectiveEnter");
         return builder
                 .visit(advise(mapping(send), ApiAdvices.Send.class).on(ElementMatchers.named("send")))
                 .visit(advise(mapping(receive), ApiAdvices.Receive.class).on(ElementMatchers.named("receive")))

@@ -10,6 +10,7 @@ import dev.dprof.format.EventCodes;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.WeavingSummary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -21,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.ObjLongConsumer;
+import java.util.function.Supplier;
 
 /**
  * Moves events from the per-thread rings to the process's queue, off the application's threads:
@@ -89,6 +91,8 @@ public final class Drainer implements RingVisitor, Runnable {
     private final long[] warmupThreads = new long[WARM_PASSES / NEW_THREAD_EVERY + 1];
     private int warmupThreadCount;
     private boolean sawFullScratch;
+    /** What was woven, asked for once at the end, before the end record; null writes none. */
+    private volatile Supplier<WeavingSummary> weaving;
     /** Writes a started virtual thread's name; a field, so that naming allocates no lambda per batch. */
     private final ObjLongConsumer<String> nameVirtualThread = (name, id) -> out.nameVirtualThread(id, name);
 
@@ -116,6 +120,14 @@ public final class Drainer implements RingVisitor, Runnable {
     @FunctionalInterface
     public interface HeaderFactory {
         ProcessHeader create(double nominalTickHz, long probeCostTicksX1024);
+    }
+
+    /**
+     * What the drainer writes just before its end record (the weaving summary); set before {@link #start}.
+     * It runs on the drainer's thread at shutdown, after the last drain.
+     */
+    public void beforeEnd(Supplier<WeavingSummary> summary) {
+        this.weaving = summary;
     }
 
     /** Starts the drainer thread and the shutdown hook that ends it with a final drain. */
@@ -166,6 +178,7 @@ public final class Drainer implements RingVisitor, Runnable {
                 }
             }
             drainOnce(true);
+            writeWeaving();
             writeEnd();
             // Everything is in the queue: a reader must not recover the rings' old slots again.
             Rings.removeRingFiles();
@@ -313,6 +326,23 @@ public final class Drainer implements RingVisitor, Runnable {
             }
         }
         return false;
+    }
+
+    /** The weaving summary, if one was asked for; a failure to make it costs the record, not the end. */
+    private void writeWeaving() {
+        Supplier<WeavingSummary> summary = weaving;
+        if (summary == null) {
+            return;
+        }
+        WeavingSummary w;
+        try {
+            w = summary.get();
+        } catch (RuntimeException e) {
+            warn.accept("cannot say what was woven (" + e + ")");
+            return;
+        }
+        w.encode(out.start());
+        out.append(0);
     }
 
     private void writeEnd() {

@@ -487,6 +487,41 @@ class ConfigErrorsTest {
         }
 
         @Test
+        void duplicateNameOfAnotherKindNamesBothKinds() {
+            fails("regions:\n"
+                            + "  - {name: ack, class: a.A, method: m}\n"
+                            + "  - {name: ack, class: a.B, method: n, kind: send, key: {arg: 0}}\n",
+                    "dprof.yaml:3: regions[1].name: duplicate region name 'ack' (first defined at line 2 as kind plain;"
+                            + " here kind send)");
+        }
+
+        @Test
+        void theNamesOfDprofsOwnRegionsAreRefused() {
+            fails("regions:\n  - {name: tcp.write, class: a.A, method: m}\n",
+                    "dprof.yaml:2: regions[0].name: region name 'tcp.write' is taken by dprof's own TCP send region"
+                            + " 'tcp.write'; choose another name");
+            fails("regions:\n  - {name: tcp.read, class: a.A, method: m}\n",
+                    "dprof.yaml:2: regions[0].name: region name 'tcp.read' is taken by dprof's own TCP receive region"
+                            + " 'tcp.read'; choose another name");
+            fails("regions:\n  - {name: DProf.send, class: a.A, method: m}\n",
+                    "dprof.yaml:2: regions[0].name: region name 'DProf.send' is taken by the names of dprof's API"
+                            + " regions ('DProf.*'); choose another name");
+            fails("regions:\n  - {name: 'queue: LinkedBlockingQueue allocated in A.<init>:3', class: a.A, method: m}\n",
+                    "dprof.yaml:2: regions[0].name: region name 'queue: LinkedBlockingQueue allocated in A.<init>:3'"
+                            + " is taken by the names of dprof's own handoff sites ('queue: …'); choose another name");
+            fails("regions:\n  - {name: 'thread: Thread.start and Thread.join', class: a.A, method: m}\n",
+                    "dprof.yaml:2: regions[0].name: region name 'thread: Thread.start and Thread.join' is taken by the"
+                            + " names of dprof's own handoff sites ('thread: …'); choose another name");
+        }
+
+        @Test
+        void namesThatOnlyLookLikeDprofsOwnAreFree() throws ConfigException {
+            assertEquals(3, ConfigLoader.parse("regions:\n  - {name: tcp.writer, class: a.A, method: m}\n"
+                    + "  - {name: dprof.send, class: a.A, method: n}\n  - {name: 'queue:x', class: a.A, method: o}\n",
+                    "dprof.yaml").regions().size());
+        }
+
+        @Test
         void duplicateId() {
             fails("regions:\n"
                             + "  - {name: a, class: a.A, method: m, id: 12}\n"
