@@ -36,7 +36,10 @@ import net.bytebuddy.matcher.ElementMatchers;
  *
  * <p>Queues: {@code LinkedBlockingQueue}, {@code ArrayBlockingQueue}, {@code LinkedBlockingDeque},
  * {@code PriorityBlockingQueue}, {@code DelayQueue}, {@code ScheduledThreadPoolExecutor.DelayedWorkQueue},
- * {@code LinkedTransferQueue}, {@code SynchronousQueue}, and with them the executors built on them.
+ * {@code LinkedTransferQueue}, {@code SynchronousQueue}, and with them the executors built on them;
+ * blocking puts of the bounded ones and rendezvous puts also record back-pressure, for which every
+ * removal that is not a take of the head is bracketed, the bounded queues' iterators' {@code remove}
+ * included ({@code QueueHandoffs}).
  * Fork/join: {@code ForkJoinPool.WorkQueue.push} (and {@code lockedPush} on 17) to
  * {@code ForkJoinTask.doExec}. Futures: {@code CompletableFuture} and {@code FutureTask}. Threads:
  * {@code Thread.start}, {@code exit}, {@code join}.
