@@ -62,6 +62,8 @@ public final class QueueHandoffs {
     /** Removals other than a take of the head, begun and ended, in every queue of the process. */
     private static final AtomicLong OTHER_REMOVALS_BEGUN = new AtomicLong();
     private static final AtomicLong OTHER_REMOVALS_ENDED = new AtomicLong();
+    /** How many times a put that waited yields for the take it waited for to be recorded. */
+    static final int PRESSURE_YIELDS = 4;
     /** {@link #pressure}'s answer when the put records no back-pressure. */
     public static final long NO_PRESSURE = 0;
 
@@ -177,7 +179,7 @@ public final class QueueHandoffs {
             return 0;
         }
         QueueHandoff q = of(queue);
-        if (OTHER_REMOVALS_BEGUN.get() == removals && q.wasTaken(key)) {
+        if (OTHER_REMOVALS_BEGUN.get() == removals && awaitTaken(q, key)) {
             Probes.handoffTake(q.region(), q.channel | HandoffRegions.BACK_PRESSURE, key);
             return key;
         }
@@ -196,11 +198,26 @@ public final class QueueHandoffs {
             return;
         }
         QueueHandoff q = of(queue);
-        if (q.wasTaken(token)) {
+        if (awaitTaken(q, token)) {
             Probes.handoffTake(q.region(), q.channel | HandoffRegions.BACK_PRESSURE, token);
         } else {
             HandoffStats.PRESSURE_DROPPED.increment();
         }
+    }
+
+    /**
+     * Whether the take of {@code key} is recorded, giving its thread a few chances to finish doing
+     * so: woken by that take, the put's thread often preempts the taker on its core before the
+     * taker's end has run. A put that waited anyway waits these few yields more, no longer.
+     */
+    private static boolean awaitTaken(QueueHandoff q, long key) {
+        for (int i = 0; i < PRESSURE_YIELDS; i++) {
+            if (q.wasTaken(key)) {
+                return true;
+            }
+            Thread.yield();
+        }
+        return q.wasTaken(key);
     }
 
     /** At the entry of a take or poll: the token {@link #afterTake} needs (the queue's resync epoch). */

@@ -90,8 +90,10 @@ public final class RegionTable {
     }
 
     private void add(RegionInfo info) {
-        byName.put(info.name(), info);
+        // Queued for the drainer before another thread can find its id without the lock
+        // (register's fast path) and record an event of it: its record always comes first.
         unwritten.add(info);
+        byName.put(info.name(), info);
     }
 
     private int nextFreeId() {
