@@ -30,9 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (25 here): {@link HandoffApp} hands {@value #ITEMS} distinct items through every covered queue,
  * a pool, a scheduled pool, fork/join, a future chain, threads and waited futures. Checked: the
  * program's output is the same as without the agent; every take has exactly one put with the same
- * (channel, key) in the process, stamped no later; each queue's items all give an edge unless the
- * agent counted the edge as dropped; the poison pill and the drained items give none and are
- * counted.
+ * (channel, key) in the process, stamped no later; every back-pressure take exactly one take of
+ * its queue with its key, on another thread, stamped no later, and a producer blocked on a full
+ * {@code ArrayBlockingQueue} before each put records some; each queue's items all give an edge
+ * unless the agent counted the edge as dropped; the poison pill and the drained items give none and
+ * are counted.
  */
 class HandoffIT {
     static final int ITEMS = 1000;
@@ -109,10 +111,27 @@ class HandoffIT {
                 puts.computeIfAbsent(List.of(e.a(), e.b()), k -> new java.util.ArrayList<>()).add(e);
             }
         }
+        Map<List<Long>, List<Event>> takes = new HashMap<>();
+        for (Event e : run.events()) {
+            if (e.kind() == EventKind.HANDOFF_TAKE && (e.a() & HandoffRegions.BACK_PRESSURE) == 0) {
+                takes.computeIfAbsent(List.of(e.a(), e.b()), k -> new java.util.ArrayList<>()).add(e);
+            }
+        }
         Map<String, Integer> matched = new HashMap<>();
+        Map<String, Integer> pressure = new HashMap<>();
         List<Event> endsNotFound = new java.util.ArrayList<>();
         for (Event take : run.events()) {
             if (take.kind() != EventKind.HANDOFF_TAKE) {
+                continue;
+            }
+            if ((take.a() & HandoffRegions.BACK_PRESSURE) != 0) {
+                // A put that waited for a take of its queue: exactly one such take, stamped no later.
+                List<Event> freed = takes.getOrDefault(List.of(take.a() & ~HandoffRegions.BACK_PRESSURE, take.b()),
+                        List.of());
+                assertEquals(1, freed.size(), () -> "takes the back-pressure take " + take + " waited for: " + freed);
+                assertTrue(freed.get(0).tick() <= take.tick(), () -> "take " + freed.get(0) + " after " + take);
+                assertTrue(freed.get(0).thread() != take.thread(), () -> "waited for its own take: " + take);
+                pressure.merge(take.region(), 1, Integer::sum);
                 continue;
             }
             List<Event> its = puts.getOrDefault(List.of(take.a(), take.b()), List.of());
@@ -140,8 +159,15 @@ class HandoffIT {
         long pooled = edges(run, matched, "HandoffApp.pool:");
         long scheduled = edges(run, matched, "HandoffApp.scheduled:");
         // Every item gives an edge, unless its take overlapped a resync of its queue (counted).
-        assertEquals(RELAYS.size() * ITEMS + (ITEMS - 1) + ITEMS, relayed + pooled + scheduled + takesDuringResync,
+        long full = edges(run, matched, "HandoffApp.full:");
+        assertEquals(RELAYS.size() * ITEMS + (ITEMS - 1) + ITEMS + ITEMS / 5,
+                relayed + pooled + scheduled + full + takesDuringResync,
                 () -> "edges " + matched + ", takes during a resync " + takesDuringResync);
+
+        long blocked = edges(run, pressure, "HandoffApp.full:");
+        assertTrue(blocked >= 1 && blocked <= ITEMS / 5 - 1, () -> "back-pressure takes " + pressure);
+        System.err.println("HandoffIT: back-pressure takes " + pressure + " (" + (ITEMS / 5 - 1) + " blocked puts on "
+                + "the full queue)");
 
         assertEquals(1, edges(run, matched, "HandoffApp.pills:"), "the poison pill's two copies give no edge");
         assertTrue(ambiguous >= 2, "both copies of the pill counted: " + ambiguous);

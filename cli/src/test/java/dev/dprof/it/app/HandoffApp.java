@@ -27,7 +27,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code HandoffApp N}: hands {@code N} distinct items from a producer to a consumer thread through
- * each queue the agent records without configuration, then a poison pill put twice while in flight,
+ * each queue the agent records without configuration, then a producer blocked on a full queue before
+ * each of its puts (back-pressure), a poison pill put twice while in flight,
  * a {@code drainTo}, a thread pool, a scheduled pool, fork/join, a {@code CompletableFuture} chain,
  * {@code Thread.start}/{@code join}, and a {@code get} and a {@code join} that wait (their completer
  * waits until the main thread is parked in them). Each queue
@@ -66,6 +67,7 @@ public final class HandoffApp {
         System.out.println("delay " + relay(delay(), n, 0));
         System.out.println("transfer " + relayTransfer(transfer(), n));
         System.out.println("synchronous " + relay(synchronous(), n, 1));
+        System.out.println("pressured " + pressured(full(), n / 5));
         System.out.println("poison " + poison(pills()));
         System.out.println("drained " + drain(drained(), n));
         System.out.println("pool " + pool(n));
@@ -102,6 +104,10 @@ public final class HandoffApp {
 
     static BlockingQueue<Item> synchronous() {
         return new SynchronousQueue<>();
+    }
+
+    static BlockingQueue<Item> full() {
+        return new ArrayBlockingQueue<>(1);
     }
 
     static BlockingQueue<Item> pills() {
@@ -159,6 +165,39 @@ public final class HandoffApp {
                         q.add(it);
                     }
                 }
+            }
+        }
+        consumer.join();
+        return sum.get();
+    }
+
+    /**
+     * Back-pressure: the main thread puts {@code n} items into {@code q} (capacity 1), by put and
+     * timed offer in turn; the consumer takes each only once the producer is parked in its put, so
+     * every put after the first found the queue full. Returns their sum.
+     */
+    static long pressured(BlockingQueue<Item> q, int n) throws InterruptedException {
+        Thread producer = Thread.currentThread();
+        AtomicLong sum = new AtomicLong();
+        Thread consumer = new Thread(() -> {
+            try {
+                for (int i = 0; i < n; i++) {
+                    if (i < n - 1) {
+                        awaitParkedIn(producer, "ConditionObject"); // blocked putting item i + 1
+                    }
+                    sum.addAndGet(q.take().value);
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, "pressure-consumer");
+        consumer.start();
+        for (int i = 0; i < n; i++) {
+            Item it = new Item(i);
+            if (i % 2 == 0) {
+                q.put(it);
+            } else if (!q.offer(it, 1, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("offer timed out");
             }
         }
         consumer.join();

@@ -15,6 +15,12 @@ public final class HandoffStats {
     static final LongAdder UNMATCHED_TAKES = new LongAdder();
     /** Takes whose call overlapped a resync of their queue: recorded nothing, to stay exact. */
     static final LongAdder TAKES_DURING_RESYNC = new LongAdder();
+    /**
+     * Puts that waited for a take (a full bounded queue, a rendezvous) and record no back-pressure
+     * take: the take's event was not recorded yet when the put returned, or another removal may have
+     * freed the space.
+     */
+    static final LongAdder PRESSURE_DROPPED = new LongAdder();
     /** Futures waited for whose completion was put more than once (racing completers): no take recorded. */
     static final LongAdder FUTURE_RACES = new LongAdder();
 
@@ -37,6 +43,10 @@ public final class HandoffStats {
         return TAKES_DURING_RESYNC.sum();
     }
 
+    public static long pressureDropped() {
+        return PRESSURE_DROPPED.sum();
+    }
+
     public static long futureRaces() {
         return FUTURE_RACES.sum();
     }
@@ -50,12 +60,14 @@ public final class HandoffStats {
         long departed = departed();
         long races = futureRaces();
         long resyncs = takesDuringResync();
-        if (ambiguous == 0 && departed == 0 && races == 0 && resyncs == 0) {
+        long pressure = pressureDropped();
+        if (ambiguous == 0 && departed == 0 && races == 0 && resyncs == 0 && pressure == 0) {
             return null;
         }
         return "handoffs: " + ambiguous + " elements put while their reference was in flight in the same queue,"
                 + " " + departed + " elements left their queue without a take (drainTo, remove, clear), "
-                + resyncs + " takes overlapped a resync, " + races + " futures completed by racing threads"
+                + resyncs + " takes overlapped a resync, " + races + " futures completed by racing threads, "
+                + pressure + " waits on a full queue without the take that freed it"
                 + " (edges dropped, never wrong)";
     }
 }

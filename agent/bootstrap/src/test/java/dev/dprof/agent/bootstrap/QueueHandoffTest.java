@@ -1,25 +1,29 @@
 package dev.dprof.agent.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * A queue's side table driven by hand, with an {@link ArrayList} standing for the queue's contents:
- * keys, ambiguity, nesting, failed inserts, purges and their graves, takes that overlap a resync,
- * and that nothing is kept once elements are gone.
+ * keys (unique over the stripes), ambiguity, nesting, failed inserts, purges and their graves, takes
+ * that overlap a resync, what back-pressure reads (the head's key, the takes published), and that
+ * nothing is kept once elements are gone.
  */
 class QueueHandoffTest {
-    private final Thread me = Thread.currentThread();
     private final List<Object> queue = new ArrayList<>();
-    private final QueueHandoff q = new QueueHandoff(16, "TestQueue", "QueueHandoffTest:1", true);
+    private final QueueHandoff q = new QueueHandoff(16, "TestQueue", "QueueHandoffTest:1", true, 4, true);
 
     private long put(Object e) {
-        long seq = q.put(e, me);
-        q.putDone(e, true);
+        long seq = q.put(e);
         queue.add(e);
         return seq;
     }
@@ -54,19 +58,20 @@ class QueueHandoffTest {
     }
 
     @Test
-    void aNestedPutOfTheSameElementRegistersOnce() {
+    void aPutNestedInAPutOfTheSameElementLosesTheEdgeNeverPairsWrongly() {
         Object e = new Object();
-        long outer = q.put(e, me);
-        assertEquals(QueueHandoff.NESTED, q.put(e, me), "the delegate called by the outer put");
-        q.putDone(e, true);
-        assertEquals(outer, q.take(e, q.takeEpoch()));
+        assertTrue(q.put(e) > 0);
+        assertEquals(QueueHandoff.AMBIGUOUS, q.put(e), "the delegate called by the outer put: a second copy");
+        q.putFailed(e); // the outer put's bookkeeping is all at its entry; the inner one inserted nothing
+        assertEquals(0, q.take(e, q.takeEpoch()));
+        assertEquals(0, q.inFlight());
     }
 
     @Test
     void aFailedInsertUnregisters() {
         Object e = new Object();
-        q.put(e, me);
-        q.putDone(e, false);
+        q.put(e);
+        q.putFailed(e);
         assertEquals(0, q.inFlight());
         assertEquals(0, q.take(e, q.takeEpoch()), "a take of an element never inserted finds no put");
     }
@@ -109,26 +114,76 @@ class QueueHandoffTest {
     }
 
     @Test
-    void anInsertInProgressIsNeverPurged() {
+    void aPutBlockedAcrossAResyncLosesItsEdgeNeverPairsWrongly() {
         Object e = new Object();
-        long k = q.put(e, me); // registered, not yet in the queue
+        assertTrue(q.put(e) > 0); // registered at its entry, still blocked: not in the queue
         q.resync(queue);
-        q.putDone(e, true);
         queue.add(e);
+        assertEquals(QueueHandoff.AMBIGUOUS, put(e), "its reference put again while a grave");
+        assertEquals(0, take(e));
+        assertEquals(0, take(e));
+    }
+
+    @Test
+    void keysAreUniqueOverTheStripes() {
+        Map<Long, Object> keys = new HashMap<>();
+        List<Object> elements = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            Object e = new Object();
+            elements.add(e);
+            long k = put(e);
+            assertTrue(k > 0);
+            assertNull(keys.put(k, e), "key " + k + " given twice");
+        }
+        for (Object e : elements) {
+            long k = take(e);
+            assertSame(e, keys.get(k));
+        }
+        assertEquals(0, q.inFlight());
+    }
+
+    @Test
+    void aTakeIsVisibleToWaitingPutsOnlyOnceRecordedAndUntilOverwritten() {
+        Object e = new Object();
+        long k = put(e);
+        assertFalse(q.wasTaken(k), "not taken yet");
         assertEquals(k, take(e));
+        assertFalse(q.wasTaken(k), "taken, but its event is published only after it is stamped");
+        q.took(k);
+        assertTrue(q.wasTaken(k));
+        q.took(k + QueueHandoff.TOOK); // a later key in the same slot
+        assertFalse(q.wasTaken(k), "overwritten: unknown, so nothing is recorded");
+        assertFalse(q.wasTaken(0));
+        QueueHandoff unbounded = new QueueHandoff(17, "TestQueue", "QueueHandoffTest:2", true);
+        unbounded.took(k);
+        assertFalse(unbounded.wasTaken(k), "no put waits for a take of an unbounded queue: nothing kept");
+    }
+
+    @Test
+    void theKeyAPutWaitsForIsTheHeadsOnlyWhenExact() {
+        Object head = new Object();
+        long k = put(head);
+        assertEquals(k, q.keyOf(head));
+        put(head);
+        assertEquals(0, q.keyOf(head), "two copies in flight: which one leaves first is unknown");
+        Object old = new Object();
+        q.present(new Object[] {old});
+        assertEquals(0, q.keyOf(old), "present before the agent: no put recorded");
+        assertEquals(0, q.keyOf(new Object()));
     }
 
     @Test
     void manyElementsThatLeaveWithoutATakeDoNotLeak() {
         for (int i = 0; i < 100_000; i++) {
             Object e = new Object();
-            q.put(e, me);
-            q.putDone(e, true);
-            if (q.resyncDue()) {
+            if (q.resyncDue(e)) {
                 q.resync(queue); // the queue is always empty: every element left unseen
             }
+            q.put(e);
         }
-        assertTrue(q.inFlight() <= 2 * QueueHandoff.FIRST_RESYNC, "entries held: " + q.inFlight());
-        assertTrue(q.capacity() <= 4 * QueueHandoff.FIRST_RESYNC, "table: " + q.capacity());
+        int stripes = QueueHandoff.STRIPES;
+        assertTrue(q.inFlight() <= 2 * stripes * QueueHandoff.FIRST_RESYNC, "entries held: " + q.inFlight());
+        assertTrue(q.capacity() <= 4 * stripes * Math.max(QueueHandoff.FIRST_RESYNC, IdentitySlots.MIN_CAPACITY),
+                "table: " + q.capacity());
     }
 }

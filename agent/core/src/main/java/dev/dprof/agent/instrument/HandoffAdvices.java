@@ -4,6 +4,8 @@ import dev.dprof.agent.bootstrap.FutureHandoffs;
 import dev.dprof.agent.bootstrap.QueueHandoffs;
 import dev.dprof.agent.bootstrap.TaskHandoffs;
 import dev.dprof.agent.bootstrap.ThreadHandoffs;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
@@ -55,6 +57,75 @@ final class HandoffAdvices {
         }
     }
 
+    /**
+     * A blocking put of {@code ArrayBlockingQueue} or {@code LinkedBlockingDeque} ({@code put},
+     * timed {@code offer}, their deque forms): also the take it waits for if the queue is full
+     * (back-pressure; {@code count} read without the lock, {@code lock} held by every removal).
+     */
+    static final class QueueBlockingPutLocked {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long enter(@Advice.This Object queue, @Advice.Argument(0) Object element,
+                          @Advice.FieldValue("count") int count, @Advice.FieldValue("lock") ReentrantLock lock,
+                          @Advice.Local("pressure") long pressure, @Advice.Local("removals") long removals) {
+            long token = QueueHandoffs.beforePut(queue, element);
+            removals = QueueHandoffs.otherRemovalsQuiet();
+            pressure = QueueHandoffs.pressure(queue, count, lock, removals);
+            return token;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Argument(0) Object element, @Advice.Enter long token,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
+                         @Advice.Thrown Throwable thrown, @Advice.Local("pressure") long pressure,
+                         @Advice.Local("removals") long removals) {
+            boolean inserted = thrown == null && !Boolean.FALSE.equals(returned);
+            QueueHandoffs.afterPut(queue, element, token, inserted);
+            QueueHandoffs.afterPressure(queue, pressure, removals, inserted);
+        }
+    }
+
+    /** A blocking put of {@code LinkedBlockingQueue}: as {@link QueueBlockingPutLocked}, whose removals hold {@code takeLock}. */
+    static final class QueueBlockingPutTwoLocks {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long enter(@Advice.This Object queue, @Advice.Argument(0) Object element,
+                          @Advice.FieldValue("count") AtomicInteger count,
+                          @Advice.FieldValue("takeLock") ReentrantLock lock,
+                          @Advice.Local("pressure") long pressure, @Advice.Local("removals") long removals) {
+            long token = QueueHandoffs.beforePut(queue, element);
+            removals = QueueHandoffs.otherRemovalsQuiet();
+            pressure = QueueHandoffs.pressure(queue, count.get(), lock, removals);
+            return token;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Argument(0) Object element, @Advice.Enter long token,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
+                         @Advice.Thrown Throwable thrown, @Advice.Local("pressure") long pressure,
+                         @Advice.Local("removals") long removals) {
+            boolean inserted = thrown == null && !Boolean.FALSE.equals(returned);
+            QueueHandoffs.afterPut(queue, element, token, inserted);
+            QueueHandoffs.afterPressure(queue, pressure, removals, inserted);
+        }
+    }
+
+    /**
+     * A rendezvous ({@code SynchronousQueue.put} and timed {@code offer}, {@code transfer} and timed
+     * {@code tryTransfer}): returns once a taker has the element, so it waited for that take.
+     */
+    static final class QueueRendezvous {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long enter(@Advice.This Object queue, @Advice.Argument(0) Object element) {
+            return QueueHandoffs.beforePut(queue, element);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Argument(0) Object element, @Advice.Enter long token,
+                         @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
+                         @Advice.Thrown Throwable thrown) {
+            QueueHandoffs.afterRendezvous(queue, element, token, thrown == null && !Boolean.FALSE.equals(returned));
+        }
+    }
+
     /** A take or poll: what it returned was taken. */
     static final class QueueTake {
         @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -69,19 +140,62 @@ final class HandoffAdvices {
         }
     }
 
+    /** A deque's take from its tail ({@code pollLast}, {@code takeLast}): a take, and a removal other than the head's. */
+    static final class QueueTakeLast {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static int enter(@Advice.This Object queue) {
+            QueueHandoffs.beforeOtherRemoval();
+            return QueueHandoffs.beforeTake(queue);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object taken,
+                         @Advice.Enter int token, @Advice.Thrown Throwable thrown) {
+            QueueHandoffs.afterOtherRemoval();
+            if (thrown == null) {
+                QueueHandoffs.afterTake(queue, taken, token);
+            }
+        }
+    }
+
     /** {@code drainTo}, {@code clear}, {@code removeIf}, {@code removeAll}, {@code retainAll}. */
     static final class QueueBulkRemoval {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            QueueHandoffs.beforeOtherRemoval();
+        }
+
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.This Object queue) {
+            QueueHandoffs.afterOtherRemoval();
             QueueHandoffs.afterBulkRemoval(queue);
         }
     }
 
-    /** {@code remove(Object)}. */
+    /** {@code remove(Object)}, a deque's {@code removeFirstOccurrence} and {@code removeLastOccurrence}. */
     static final class QueueRemoval {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object queue, @Advice.Return boolean removed) {
-            QueueHandoffs.afterRemoval(queue, removed);
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            QueueHandoffs.beforeOtherRemoval();
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Return boolean removed, @Advice.Thrown Throwable thrown) {
+            QueueHandoffs.afterOtherRemoval();
+            QueueHandoffs.afterRemoval(queue, thrown == null && removed);
+        }
+    }
+
+    /** An iterator's {@code remove} on a bounded queue: a removal other than the head's take. */
+    static final class QueueIteratorRemoval {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            QueueHandoffs.beforeOtherRemoval();
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            QueueHandoffs.afterOtherRemoval();
         }
     }
 

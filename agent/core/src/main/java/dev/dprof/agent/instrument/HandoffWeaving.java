@@ -36,7 +36,10 @@ import net.bytebuddy.matcher.ElementMatchers;
  *
  * <p>Queues: {@code LinkedBlockingQueue}, {@code ArrayBlockingQueue}, {@code LinkedBlockingDeque},
  * {@code PriorityBlockingQueue}, {@code DelayQueue}, {@code ScheduledThreadPoolExecutor.DelayedWorkQueue},
- * {@code LinkedTransferQueue}, {@code SynchronousQueue}, and with them the executors built on them.
+ * {@code LinkedTransferQueue}, {@code SynchronousQueue}, and with them the executors built on them;
+ * blocking puts of the bounded ones and rendezvous puts also record back-pressure, for which every
+ * removal that is not a take of the head is bracketed, the bounded queues' iterators' {@code remove}
+ * included ({@code QueueHandoffs}).
  * Fork/join: {@code ForkJoinPool.WorkQueue.push} (and {@code lockedPush} on 17) to
  * {@code ForkJoinTask.doExec}. Futures: {@code CompletableFuture} and {@code FutureTask}. Threads:
  * {@code Thread.start}, {@code exit}, {@code join}.
@@ -51,6 +54,16 @@ final class HandoffWeaving {
             "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue",
             "java.util.concurrent.LinkedTransferQueue",
             "java.util.concurrent.SynchronousQueue");
+    static final String ARRAY_QUEUE = "java.util.concurrent.ArrayBlockingQueue";
+    static final String LINKED_QUEUE = "java.util.concurrent.LinkedBlockingQueue";
+    static final String LINKED_DEQUE = "java.util.concurrent.LinkedBlockingDeque";
+    static final String TRANSFER_QUEUE = "java.util.concurrent.LinkedTransferQueue";
+    static final String SYNCHRONOUS_QUEUE = "java.util.concurrent.SynchronousQueue";
+    /** The iterators of the bounded queues, whose {@code remove} frees space as a take would (back-pressure). */
+    static final List<String> ITERATORS = List.of(
+            "java.util.concurrent.ArrayBlockingQueue$Itr",
+            "java.util.concurrent.LinkedBlockingQueue$Itr",
+            "java.util.concurrent.LinkedBlockingDeque$AbstractItr");
     static final String WORK_QUEUE = "java.util.concurrent.ForkJoinPool$WorkQueue";
     static final String FORK_JOIN_TASK = "java.util.concurrent.ForkJoinTask";
     static final String COMPLETABLE_FUTURE = "java.util.concurrent.CompletableFuture";
@@ -61,6 +74,8 @@ final class HandoffWeaving {
             "offerFirst", "offerLast", "putFirst", "putLast", "push");
     static final Set<String> TAKES = Set.of("take", "poll", "remove", "pollFirst", "pollLast", "takeFirst",
             "takeLast", "removeFirst", "removeLast", "pop");
+    /** Removals of one element by reference. */
+    static final Set<String> REMOVALS = Set.of("remove", "removeFirstOccurrence", "removeLastOccurrence");
     static final Set<String> BULK_REMOVALS = Set.of("drainTo", "clear", "removeIf", "removeAll", "retainAll");
     static final Set<String> COMPLETIONS = Set.of("completeNull", "completeValue", "completeThrowable",
             "completeRelay", "internalComplete");
@@ -80,7 +95,7 @@ final class HandoffWeaving {
 
     /** Whether the class named {@code name} carries a handoff this configuration records. */
     boolean weaves(String name) {
-        if (QUEUES.contains(name)) {
+        if (QUEUES.contains(name) || ITERATORS.contains(name)) {
             return kinds.contains(HandoffRegions.Kind.QUEUE);
         }
         return switch (name) {
@@ -95,6 +110,9 @@ final class HandoffWeaving {
         String name = type.getName();
         if (QUEUES.contains(name)) {
             return weaveQueue(builder, type);
+        }
+        if (ITERATORS.contains(name)) {
+            return visitNamed(builder, type, Set.of("remove"), HandoffAdvices.QueueIteratorRemoval.class, 0);
         }
         return switch (name) {
             case WORK_QUEUE -> {
@@ -153,13 +171,13 @@ final class HandoffWeaving {
             if (m.isConstructor()) {
                 advice = HandoffAdvices.QueueConstructed.class;
             } else if (isPut(m) && Leaves.isLeaf(calls, m, PUTS)) {
-                advice = m.getReturnType().represents(boolean.class) ? HandoffAdvices.QueuePutBoolean.class
-                        : HandoffAdvices.QueuePutVoid.class;
+                advice = putAdvice(type.getName(), m);
             } else if (isTake(m) && Leaves.isLeaf(calls, m, TAKES)) {
-                advice = HandoffAdvices.QueueTake.class;
+                advice = type.getName().equals(LINKED_DEQUE) && m.getName().endsWith("Last")
+                        ? HandoffAdvices.QueueTakeLast.class : HandoffAdvices.QueueTake.class;
             } else if (m.isPublic() && BULK_REMOVALS.contains(m.getName())) {
                 advice = HandoffAdvices.QueueBulkRemoval.class;
-            } else if (m.isPublic() && m.getName().equals("remove") && m.getParameters().size() == 1
+            } else if (m.isPublic() && REMOVALS.contains(m.getName()) && m.getParameters().size() == 1
                     && m.getReturnType().represents(boolean.class)) {
                 advice = HandoffAdvices.QueueRemoval.class;
             }
@@ -168,6 +186,36 @@ final class HandoffWeaving {
             }
         }
         return b;
+    }
+
+    /**
+     * A put's advice: a blocking put of a bounded queue also looks for the take it waits for, a
+     * rendezvous for the take of its own element ({@code QueueHandoffs}, back-pressure).
+     */
+    private static Class<?> putAdvice(String queue, MethodDescription m) {
+        boolean returnsVoid = m.getReturnType().represents(void.class);
+        boolean timed = m.getParameters().size() == 3 && m.getParameters().get(1).getType().represents(long.class);
+        if (returnsVoid || timed) {
+            switch (queue) {
+                case ARRAY_QUEUE, LINKED_DEQUE -> {
+                    return HandoffAdvices.QueueBlockingPutLocked.class;
+                }
+                case LINKED_QUEUE -> {
+                    return HandoffAdvices.QueueBlockingPutTwoLocks.class;
+                }
+                case SYNCHRONOUS_QUEUE -> {
+                    return HandoffAdvices.QueueRendezvous.class;
+                }
+                case TRANSFER_QUEUE -> {
+                    if (m.getName().equals("transfer") || m.getName().equals("tryTransfer")) {
+                        return HandoffAdvices.QueueRendezvous.class;
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        return returnsVoid ? HandoffAdvices.QueuePutVoid.class : HandoffAdvices.QueuePutBoolean.class;
     }
 
     private static boolean isPut(MethodDescription m) {
