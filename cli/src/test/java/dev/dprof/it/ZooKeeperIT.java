@@ -258,7 +258,9 @@ class ZooKeeperIT {
      * is above zero. (Over the client's span it is near zero, and the test does not
      * ask more: each server's {@code CommitProcessor} takes a write's queued request right after
      * {@code Object.wait} returns on the commit's {@code notify}, which no handoff records, so
-     * the replay cannot carry a faster commit on to the reply; see BENCHMARKS.md, "ZooKeeper".)
+     * the replay cannot carry a faster commit on to the reply; and the leader's timer pings, every
+     * {@code tickTime}/2 on the learner threads, reset whatever gain has accumulated; see
+     * BENCHMARKS.md, "ZooKeeper".)
      */
     @Test
     void theWhatIfOfTheFsyncGains() {
@@ -348,7 +350,7 @@ class ZooKeeperIT {
                 slow, fast, SLOW_SEC, FAST_SEC, 100 * measured));
         s.append(String.format(Locale.ROOT, "prediction error [%.3f%%, %.3f%%]%n", 100 * error[0], 100 * error[1]));
         List<DemoStageSwitch.Verdict> verdicts = DemoStageSwitch.verdicts(median[0], median[1], measured);
-        verdicts.forEach(v -> s.append(v.line()).append('\n'));
+        verdicts.forEach(v -> s.append("  ").append(v.line()).append('\n'));
         s.append("\n$ dprof analyze PROFILE critical-path (median slow run)\n").append(String.join("\n", path.stdout()))
                 .append('\n').append(String.join("\n", path.stderr())).append('\n');
         s.append("\n$ dprof analyze PROFILE stats\n").append(String.join("\n", stats.stdout())).append('\n');
