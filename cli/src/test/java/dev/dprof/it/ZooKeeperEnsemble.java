@@ -48,8 +48,9 @@ final class ZooKeeperEnsemble implements AutoCloseable {
      * @param out       the agent's output directory (one queue per process under it)
      * @param sims      the servers' simulated clocks, {@code SimulatedClock} specs, one per server
      * @param forceSync ZooKeeper's {@code zookeeper.forceSync}
+     * @param tickMs    ZooKeeper's {@code tickTime}: the leader pings its followers every half tick
      */
-    static ZooKeeperEnsemble start(Path dir, Path yaml, Path out, List<String> sims, boolean forceSync)
+    static ZooKeeperEnsemble start(Path dir, Path yaml, Path out, List<String> sims, boolean forceSync, int tickMs)
             throws IOException {
         int[] ports = freePorts(3 * SERVERS);
         int[] clientPorts = new int[SERVERS];
@@ -65,8 +66,9 @@ final class ZooKeeperEnsemble implements AutoCloseable {
                 Path home = Files.createDirectories(dir.resolve("zk-" + (i + 1)));
                 Path data = Files.createDirectories(home.resolve("data"));
                 Files.writeString(data.resolve("myid"), Integer.toString(i + 1));
-                // tickTime 500 ms: sessions of 1..10 s and a follower's 10 s to sync survive a loaded machine
-                Path cfg = Files.writeString(home.resolve("zoo.cfg"), "tickTime=500\ninitLimit=40\nsyncLimit=20\n"
+                // initLimit and syncLimit in ticks: even at a 500 ms tick, a follower's 20 s to sync and
+                // 10 s to answer survive a loaded machine
+                Path cfg = Files.writeString(home.resolve("zoo.cfg"), "tickTime=" + tickMs + "\ninitLimit=40\nsyncLimit=20\n"
                         + "dataDir=" + data.toAbsolutePath() + "\nclientPort=" + clientPorts[i]
                         + "\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n" + peers);
                 ForkedJvm jvm = ForkedJvm.app(QuorumPeerMain.class, home).agent(yaml, out)

@@ -77,6 +77,12 @@ class ZooKeeperIT {
     private static final int LANES = Integer.getInteger("dprof.zk.lanes", 1);
     /** Synchronous writes before the span, outside the regions: the JIT's warm-up. */
     private static final int WARMUP = Integer.getInteger("dprof.zk.warmup", 200);
+    /**
+     * ZooKeeper's {@code tickTime} in ms. The leader pings its followers every half tick from a
+     * timer, and each ping on the learner threads resets the what-if's accumulated gain
+     * (BENCHMARKS.md, "ZooKeeper"): 30 s keeps pings out of a load of a few seconds.
+     */
+    private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 30_000);
     /** Where to keep everything (runs, profiles, summary.json); by default a temporary folder. */
     private static final String KEEP = System.getProperty("dprof.zk.dir");
     private static final Pattern SPAN = Pattern.compile("^zk-load: writes (\\d+) ok (\\d+) failed (\\d+) span ([0-9.]+) s$");
@@ -121,7 +127,7 @@ class ZooKeeperIT {
                             random.nextLong(1L << 42) - (1L << 41), tscHz));
                 }
                 Output load;
-                try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(run, yaml, out, sims, slow)) {
+                try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(run, yaml, out, sims, slow, TICK_MS)) {
                     // server 1: a follower (the election makes the highest id of the first quorum leader),
                     // so each write also crosses the follower → leader → followers → leader → follower hops
                     load = ensemble.load(run, yaml, out, sims.get(ZooKeeperEnsemble.SERVERS), 0, WRITES, LANES, WARMUP);
@@ -329,9 +335,9 @@ class ZooKeeperIT {
         Output stats = ForkedJvm.dprof(dir, "analyze", SLOW_PROFILES.get(medianRun), "stats").run();
 
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "ZooKeeper 3.9.5, 3 servers + 1 client JVM, %d writes × %d lanes after %d"
-                + " warm-up writes, %d slow (forceSync=yes) and %d fast (forceSync=no) runs%n", WRITES, LANES, WARMUP,
-                SLOW_SEC.size(), FAST_SEC.size()));
+        s.append(String.format(Locale.ROOT, "ZooKeeper 3.9.5, 3 servers + 1 client JVM, tickTime %d ms, %d writes × %d"
+                + " lanes after %d warm-up writes, %d slow (forceSync=yes) and %d fast (forceSync=no) runs%n", TICK_MS,
+                WRITES, LANES, WARMUP, SLOW_SEC.size(), FAST_SEC.size()));
         s.append(String.format(Locale.ROOT, "what-if: %s by 100%%, span %s → %s%n", FSYNC, WRITE, DONE));
         for (int i = 0; i < perRun.size(); i++) {
             double[] p = perRun.get(i);
@@ -357,7 +363,7 @@ class ZooKeeperIT {
         System.out.println(s);
 
         ObjectNode root = JSON.createObjectNode();
-        root.put("writes", WRITES).put("lanes", LANES).put("warmup", WARMUP).put("runs", RUNS);
+        root.put("writes", WRITES).put("lanes", LANES).put("warmup", WARMUP).put("runs", RUNS).put("tickMs", TICK_MS);
         ArrayNode runs = root.putArray("predicted");
         perRun.forEach(p -> runs.addObject().put("lo", p[0]).put("hi", p[1]).put("truth", p[2]));
         root.putObject("median").put("lo", median[0]).put("hi", median[1]);
