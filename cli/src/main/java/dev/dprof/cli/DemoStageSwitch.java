@@ -25,8 +25,9 @@ import java.util.Locale;
  * lies within 5% of it (its distance to the measured gain at most 5% of that gain), and it is
  * tight: {@code hi − lo ≤ 0.25 ×} the measured gain. The prediction error is the paper's, as for
  * the straggler ({@link DemoValidation#predictionError}), the slow run as the imbalanced one.
+ * The criteria are public for the same check on systems the demo does not run (ZooKeeperIT).
  */
-final class DemoStageSwitch {
+public final class DemoStageSwitch {
     /** The journal's sync, the region the fast runs make faster. */
     static final String REGION = "service.sync";
     /** The clients' requests: the span of the run's fixed number of them, from the first one's start to the last one's end. */
@@ -40,7 +41,7 @@ final class DemoStageSwitch {
     }
 
     /** One acceptance criterion's verdict and the line that says it. */
-    record Verdict(boolean pass, String line) {
+    public record Verdict(boolean pass, String line) {
     }
 
     /**
@@ -113,7 +114,7 @@ final class DemoStageSwitch {
     }
 
     /** The two acceptance criteria on predicted {@code [lo, hi]} against the measured gain. */
-    static List<Verdict> verdicts(double lo, double hi, double measured) {
+    public static List<Verdict> verdicts(double lo, double hi, double measured) {
         double gap = measured < lo ? lo - measured : measured > hi ? measured - hi : 0;
         boolean near = gap <= NEAR * measured;
         boolean tight = hi - lo <= TIGHT * measured;

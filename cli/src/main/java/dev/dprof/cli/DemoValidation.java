@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * {@code |T_predicted − T_actual| / T_actual} with {@code T_predicted = T_imbalanced × (1 − s)};
  * over a predicted interval of {@code s}, its smallest and largest value.
  */
-final class DemoValidation {
+public final class DemoValidation {
     private static final Pattern CLUSTER_LINE = Pattern.compile("^cluster: rank (\\d+) exit (-?\\d+) span ([0-9.]+) s$");
 
     private DemoValidation() {
@@ -39,7 +39,7 @@ final class DemoValidation {
         return longest;
     }
 
-    static double median(List<Double> values) {
+    public static double median(List<Double> values) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         int n = v.length;
         return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -69,7 +69,7 @@ final class DemoValidation {
     }
 
     /** {@code [min, max]} of the prediction error over predicted speedups in {@code [lo, hi]}. */
-    static double[] predictionError(double imbalanced, double actual, double lo, double hi) {
+    public static double[] predictionError(double imbalanced, double actual, double lo, double hi) {
         double predictedLo = imbalanced * (1 - hi);
         double predictedHi = imbalanced * (1 - lo);
         double min = actual >= predictedLo && actual <= predictedHi ? 0

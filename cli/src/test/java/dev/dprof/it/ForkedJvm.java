@@ -113,6 +113,18 @@ final class ForkedJvm {
         return this;
     }
 
+    /** Adds a JVM option such as {@code -Xmx256m}. */
+    ForkedJvm option(String option) {
+        options.add(option);
+        return this;
+    }
+
+    /** Puts {@code entry}, a jar or class directory, on the application's class path too. */
+    ForkedJvm withClasspath(String entry) {
+        classpath.add(entry);
+        return this;
+    }
+
     ForkedJvm args(Object... values) {
         for (Object v : values) {
             args.add(String.valueOf(v));
@@ -186,6 +198,10 @@ final class ForkedJvm {
             return process.pid();
         }
 
+        boolean alive() {
+            return process.isAlive();
+        }
+
         /** Waits until the application printed a line starting with {@code prefix}; fails on timeout or exit. */
         void awaitLine(String prefix) throws IOException, InterruptedException {
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
@@ -216,6 +232,12 @@ final class ForkedJvm {
                 fail("the application did not end within " + TIMEOUT + "\n" + output(-1));
             }
             return output(process.exitValue());
+        }
+
+        /** SIGTERM ({@link Process#destroy} on Linux): the JVM's shutdown hooks run; returns once it is gone. */
+        Output terminate() throws IOException, InterruptedException {
+            process.destroy();
+            return await();
         }
 
         /** {@code kill -9} ({@link Process#destroyForcibly} is SIGKILL on Linux); returns once it is gone. */

@@ -1,0 +1,413 @@
+package dev.dprof.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.calibrator.net.CalibrationFiles;
+import dev.dprof.calibrator.net.CalibrationServer;
+import dev.dprof.calibrator.net.OrderedClock;
+import dev.dprof.cli.DemoStageSwitch;
+import dev.dprof.cli.DemoValidation;
+import dev.dprof.clock.DomainClock;
+import dev.dprof.clock.SimulatedClock;
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.format.EventKind;
+import dev.dprof.format.calibration.CalibrationFile;
+import dev.dprof.format.profile.ProfileEvent;
+import dev.dprof.format.profile.ProfileEventsReader;
+import dev.dprof.it.ForkedJvm.Event;
+import dev.dprof.it.ForkedJvm.Output;
+import dev.dprof.it.ForkedJvm.Recording;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * dCOZ's what-if (DProf §5.2) checked on an unmodified distributed JVM system: an Apache
+ * ZooKeeper 3.9 ensemble of three servers ({@link ZooKeeperEnsemble}) under a fixed write load
+ * from a client of its own, every JVM with the agent and its own simulated clock, calibrated
+ * against a base in this JVM. Slow runs ({@code zookeeper.forceSync=yes}, ZooKeeper's default)
+ * alternate with fast ones ({@code no}, which skips the transaction log's fsync). From each slow
+ * run, consolidated with {@code dprof consolidate}, {@code dprof analyze … whatif} predicts the
+ * gain of removing every fsync ({@code sun.nio.ch.FileChannelImpl#force}, the very call the switch
+ * skips, at speedup 100%) over the span from the first write's issue to the last write's callback;
+ * the fast runs measure it, {@code 1 − T_fast/T_slow} over the medians of the spans, and the
+ * figures and the acceptance criteria of {@code dprof demo --app service}
+ * ({@link DemoStageSwitch#verdicts}, {@link DemoValidation#predictionError}) are printed.
+ *
+ * <p>Nothing ZooKeeper does is configured for dprof beyond the YAML: the requests cross the
+ * servers' threads through ZooKeeper's own {@code LinkedBlockingQueue}s
+ * ({@code PrepRequestProcessor} → {@code SyncRequestProcessor} → {@code CommitProcessor}), which the
+ * agent records as handoffs, and the servers' and the client's TCP connections, matched by bytes.
+ *
+ * <p>The tests assert only what is sound: every write succeeded; every converted tick of a slow
+ * run, and each what-if's replay of the simulated clocks' truth, lies in its bound; ZooKeeper's
+ * queues show as handoff sites with matched puts and takes in every server; the what-if of the
+ * fsync is above zero. How close the prediction lands is a measurement, printed, never asserted.
+ * A short run by default (CI); the figures of BENCHMARKS.md come from the same test with
+ * {@code -Ddprof.zk.runs=N -Ddprof.zk.writes=W -Ddprof.zk.lanes=L -Ddprof.zk.dir=DIR}.
+ */
+class ZooKeeperIT {
+    static final String FSYNC = "zk.fsync";
+    static final String COMMIT = "zk.txnlog.commit";
+    static final String WRITE = "zk.write";
+    static final String DONE = "zk.done";
+    /** Slow runs and as many fast ones, alternating. */
+    private static final int RUNS = Integer.getInteger("dprof.zk.runs", 1);
+    private static final int WRITES = Integer.getInteger("dprof.zk.writes", 400);
+    private static final int LANES = Integer.getInteger("dprof.zk.lanes", 1);
+    /** Synchronous writes before the span, outside the regions: the JIT's warm-up. */
+    private static final int WARMUP = Integer.getInteger("dprof.zk.warmup", 200);
+    /**
+     * ZooKeeper's {@code tickTime} in ms. The leader pings its followers every half tick from a
+     * timer, and each ping on the learner threads resets the what-if's accumulated gain
+     * (BENCHMARKS.md, "ZooKeeper"): 30 s keeps pings out of a load of a few seconds.
+     */
+    private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 30_000);
+    /** Where to keep everything (runs, profiles, summary.json); by default a temporary folder. */
+    private static final String KEEP = System.getProperty("dprof.zk.dir");
+    private static final Pattern SPAN = Pattern.compile("^zk-load: writes (\\d+) ok (\\d+) failed (\\d+) span ([0-9.]+) s$");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+    private static Path dir;
+    private static final List<Double> SLOW_SEC = new ArrayList<>();
+    private static final List<Double> FAST_SEC = new ArrayList<>();
+    private static final List<Output> LOADS = new ArrayList<>();
+    private static final List<Path> SLOW_RUNS = new ArrayList<>();
+    private static final List<Path> SLOW_PROFILES = new ArrayList<>();
+    private static final List<JsonNode> WHAT_IFS = new ArrayList<>();
+    /**
+     * The same what-if over a span that ends with the servers' last transaction log commit (each
+     * holding an fsync) instead of the client's last callback.
+     */
+    private static final List<JsonNode> TO_COMMIT = new ArrayList<>();
+
+    @BeforeAll
+    static void runTheEnsemble() throws Exception {
+        dir = KEEP == null ? tmp : Files.createDirectories(Path.of(KEEP));
+        Path calibration = dir.resolve("calibration");
+        SplittableRandom random = new SplittableRandom(7);
+        long tscHz = Math.round(CalibrationFiles.nominalTickHz(OrderedClock.of(Optional.empty())));
+        DomainClock reference = OrderedClock.of(Optional.of(SimulatedClock.parse("rate=1.0,offset="
+                + random.nextLong(1L << 40) + ",tsc-hz=" + tscHz)));
+        CalibrationServer base = CalibrationServer.start(0, reference, Optional.empty(), line -> { });
+        CalibrationFile referenceFile = CalibrationFiles.create(calibration, reference, Optional.empty(),
+                CalibrationFiles.nominalTickHz(reference));
+        try {
+            Path yaml = ForkedJvm.config(dir, yaml(base.port()));
+            // Alternating, so that a drift of the machine's load hits both kinds alike.
+            for (int i = 0; i < 2 * RUNS; i++) {
+                boolean slow = i % 2 == 0;
+                List<String> sims = new ArrayList<>();
+                for (int jvm = 0; jvm <= ZooKeeperEnsemble.SERVERS; jvm++) {
+                    sims.add(String.format(Locale.ROOT, "rate=%.5f,offset=%d,tsc-hz=%d", 1.23 + 0.17 * random.nextDouble(),
+                            random.nextLong(1L << 42) - (1L << 41), tscHz));
+                }
+                Path out = null;
+                Output load = null;
+                for (int attempt = 1; load == null; attempt++) {
+                    Path run = dir.resolve((slow ? "slow-" : "fast-") + i / 2 + (attempt == 1 ? "" : "-attempt-" + attempt));
+                    out = run.resolve("runs");
+                    try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(run, yaml, out, sims, slow, TICK_MS)) {
+                        // server 1: a follower (the election makes the highest id of the first quorum leader),
+                        // so each write also crosses the follower → leader → followers → leader → follower hops
+                        load = ensemble.load(run, yaml, out, sims.get(ZooKeeperEnsemble.SERVERS), 0, WRITES, LANES, WARMUP);
+                    } catch (AssertionError e) {
+                        // again only when a server's port was taken by another process between pick and bind
+                        if (attempt == ExamplesIT.ATTEMPTS || !String.valueOf(e.getMessage()).contains(ExamplesIT.PORT_TAKEN)) {
+                            throw e;
+                        }
+                    }
+                }
+                Output finished = load;
+                LOADS.add(finished);
+                assertEquals(0, finished.exitCode(), () -> "the load failed\n" + finished);
+                (slow ? SLOW_SEC : FAST_SEC).add(span(finished));
+                if (slow) {
+                    SLOW_RUNS.add(out);
+                }
+            }
+        } finally {
+            base.close();
+            referenceFile.end();
+            referenceFile.close();
+        }
+        for (Path out : SLOW_RUNS) {
+            Path profile = out.resolveSibling("profile");
+            dprof("consolidate", out, "--calibration", calibration, "--out", profile);
+            SLOW_PROFILES.add(profile);
+            WHAT_IFS.add(json(dprof("analyze", profile, "whatif", "--region", FSYNC, "--speedup", "100%",
+                    "--from", WRITE, "--to", DONE, "--json")));
+            TO_COMMIT.add(json(dprof("analyze", profile, "whatif", "--region", FSYNC, "--speedup", "100%",
+                    "--from", WRITE, "--to", COMMIT, "--json")));
+        }
+        report();
+    }
+
+    /** The agent's configuration: ZooKeeper's stages by name, the load's span, the calibration base. */
+    private static String yaml(int basePort) {
+        return """
+                version: 1
+                calibration:
+                  base: 127.0.0.1:%d
+                  intervalSec: 2
+                regions:
+                  # the transaction log's fsync: the call zookeeper.forceSync=no skips (FileTxnLog.commit)
+                  - name: zk.fsync
+                    class: sun.nio.ch.FileChannelImpl
+                    method: force
+                    descriptor: "(Z)V"
+                  # the narrowest ZooKeeper method around it: flush and fsync of the transaction log
+                  - name: zk.txnlog.commit
+                    class: org.apache.zookeeper.server.persistence.FileTxnLog
+                    method: commit
+                  # the first and last stages of a request in a server
+                  - name: zk.prep
+                    class: org.apache.zookeeper.server.PrepRequestProcessor
+                    method: pRequest
+                  - name: zk.final
+                    class: org.apache.zookeeper.server.FinalRequestProcessor
+                    method: processRequest
+                  # the load: a write's issue and its callback (the span runs from the first to the last)
+                  - name: zk.write
+                    class: dev.dprof.it.app.ZooKeeperLoad$Lane
+                    method: issue
+                  - name: zk.done
+                    class: dev.dprof.it.app.ZooKeeperLoad$Lane
+                    method: processResult
+                """.formatted(basePort);
+    }
+
+    @Test
+    void everyWriteSucceeded() {
+        assertEquals(2 * RUNS, LOADS.size());
+        for (Output load : LOADS) {
+            Matcher m = load.stdout().stream().map(SPAN::matcher).filter(Matcher::matches).findFirst()
+                    .orElseThrow(() -> new AssertionError("no span line\n" + load));
+            assertEquals(WRITES, Integer.parseInt(m.group(1)), load::toString);
+            assertEquals(WRITES, Integer.parseInt(m.group(2)), load::toString);
+            assertEquals(0, Integer.parseInt(m.group(3)), load::toString);
+        }
+    }
+
+    /** Every converted tick of every slow run contains its truth, and so does each what-if's replay of the truth. */
+    @Test
+    void theBoundsContainTheTruth() throws Exception {
+        for (int run = 0; run < SLOW_PROFILES.size(); run++) {
+            Profile profile = Profile.open(SLOW_PROFILES.get(run));
+            assertTrue(profile.info().truth(), "the clocks are simulated: the profile has a truth column");
+            long checked = 0;
+            try (ProfileEventsReader events = profile.events()) {
+                ProfileEvent e = new ProfileEvent();
+                while (events.next(e)) {
+                    checked++;
+                    if (e.lo > e.truth || e.truth > e.hi) {
+                        fail("run " + run + ": event " + checked + " truth " + e.truth + " outside [" + e.lo + ", " + e.hi
+                                + "]");
+                    }
+                }
+            }
+            assertTrue(checked > 0);
+            JsonNode p = WHAT_IFS.get(run).get("predictions").get(0);
+            double lo = p.get("lo").asDouble();
+            double hi = p.get("hi").asDouble();
+            double truth = p.get("truth").asDouble();
+            assertTrue(lo <= truth && truth <= hi, () -> "what-if truth " + truth + " outside [" + lo + ", " + hi + "]");
+        }
+    }
+
+    /**
+     * In every server of the first slow run, each of ZooKeeper's pipeline queues is a handoff site
+     * whose takes find their puts: a take's (channel, key) is a put's of the same process.
+     */
+    @Test
+    void zooKeepersQueuesAreHandoffSites() throws Exception {
+        int servers = 0;
+        int leaders = 0;
+        for (Path queue : RunDirs.expand(List.of(SLOW_RUNS.get(0)))) {
+            Recording r = Recording.read(queue);
+            Map<String, long[]> bySite = matchedBySite(r);
+            if (!bySite.keySet().stream().anyMatch(s -> s.contains("SyncRequestProcessor"))) {
+                continue; // the client: it has no transaction log
+            }
+            servers++;
+            // every server logs and commits each write; only the leader prepares it (followers forward it)
+            for (String stage : List.of("SyncRequestProcessor", "CommitProcessor")) {
+                assertTrue(matched(bySite, stage) > 0, () -> r.dir() + ": no matched handoff through " + stage
+                        + "'s queue: " + sites(bySite));
+            }
+            if (matched(bySite, "PrepRequestProcessor") > 0) {
+                leaders++;
+            }
+        }
+        assertEquals(ZooKeeperEnsemble.SERVERS, servers, "servers with a transaction log and ZooKeeper's queues");
+        assertEquals(1, leaders, "servers whose PrepRequestProcessor's queue handed requests on (the leader)");
+        Profile profile = Profile.open(SLOW_PROFILES.get(0));
+        assertTrue(profile.info().handoffs().matched() > 0, () -> "no handoff edge in the profile: " + profile.info().handoffs());
+    }
+
+    /**
+     * Removing the fsync gains time on the servers: over the span that ends with each server's
+     * last transaction log commit (each one holds an fsync, which the cut removes), the what-if
+     * is above zero. (Over the client's span it is near zero, and the test does not
+     * ask more: each server's {@code CommitProcessor} takes a write's queued request right after
+     * {@code Object.wait} returns on the commit's {@code notify}, which no handoff records, so
+     * the replay cannot carry a faster commit on to the reply; and the leader's timer pings, every
+     * {@code tickTime}/2 on the learner threads, reset whatever gain has accumulated; see
+     * BENCHMARKS.md, "ZooKeeper".)
+     */
+    @Test
+    void theWhatIfOfTheFsyncGains() {
+        for (JsonNode w : TO_COMMIT) {
+            JsonNode p = w.get("predictions").get(0);
+            assertTrue(p.get("lo").asDouble() > 0, () -> "no gain predicted for removing the fsync: " + w.toPrettyString());
+        }
+        for (JsonNode w : WHAT_IFS) {
+            JsonNode p = w.get("predictions").get(0);
+            assertTrue(p.get("lo").asDouble() >= 0, () -> "a faster fsync predicted to slow the load down: "
+                    + w.toPrettyString());
+        }
+    }
+
+    private static long matched(Map<String, long[]> bySite, String stage) {
+        return bySite.entrySet().stream().filter(e -> e.getKey().contains("allocated in " + stage + "."))
+                .mapToLong(e -> e.getValue()[0]).sum();
+    }
+
+    /** Per handoff site of one process: [takes that found a put, takes, puts]. */
+    private static Map<String, long[]> matchedBySite(Recording r) {
+        Set<List<Long>> puts = new HashSet<>();
+        Map<String, long[]> bySite = new LinkedHashMap<>();
+        for (Event e : r.events()) {
+            if (e.kind() == EventKind.HANDOFF_PUT) {
+                puts.add(List.of(e.a(), e.b()));
+                bySite.computeIfAbsent(e.region(), k -> new long[3])[2]++;
+            }
+        }
+        for (Event e : r.events()) {
+            if (e.kind() == EventKind.HANDOFF_TAKE) {
+                long[] site = bySite.computeIfAbsent(e.region(), k -> new long[3]);
+                site[1]++;
+                if (puts.contains(List.of(e.a(), e.b()))) {
+                    site[0]++;
+                }
+            }
+        }
+        return bySite;
+    }
+
+    private static String sites(Map<String, long[]> bySite) {
+        StringBuilder s = new StringBuilder();
+        bySite.forEach((site, n) -> s.append("\n  ").append(site).append(": ").append(n[0]).append(" of ").append(n[1])
+                .append(" takes matched, ").append(n[2]).append(" puts"));
+        return s.toString();
+    }
+
+    /** Prints the figures (and writes {@code summary.json} into the kept folder). */
+    private static void report() throws Exception {
+        List<double[]> perRun = new ArrayList<>();
+        for (JsonNode w : WHAT_IFS) {
+            JsonNode p = w.get("predictions").get(0);
+            perRun.add(new double[] {p.get("lo").asDouble(), p.get("hi").asDouble(), p.get("truth").asDouble()});
+        }
+        List<double[]> sorted = new ArrayList<>(perRun);
+        sorted.sort((a, b) -> Double.compare(a[0] + a[1], b[0] + b[1]));
+        double[] median = sorted.get((sorted.size() - 1) / 2);
+        int medianRun = perRun.indexOf(median);
+        double slow = DemoValidation.median(SLOW_SEC);
+        double fast = DemoValidation.median(FAST_SEC);
+        double measured = 1 - fast / slow;
+        double[] error = DemoValidation.predictionError(slow, fast, median[0], median[1]);
+        Output path = ForkedJvm.dprof(dir, "analyze", SLOW_PROFILES.get(medianRun), "critical-path").run();
+        Output pathJson = ForkedJvm.dprof(dir, "analyze", SLOW_PROFILES.get(medianRun), "critical-path", "--json").run();
+        Output stats = ForkedJvm.dprof(dir, "analyze", SLOW_PROFILES.get(medianRun), "stats").run();
+
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "ZooKeeper 3.9.5, 3 servers + 1 client JVM, tickTime %d ms, %d writes × %d"
+                + " lanes after %d warm-up writes, %d slow (forceSync=yes) and %d fast (forceSync=no) runs%n", TICK_MS,
+                WRITES, LANES, WARMUP, SLOW_SEC.size(), FAST_SEC.size()));
+        s.append(String.format(Locale.ROOT, "what-if: %s by 100%%, span %s → %s%n", FSYNC, WRITE, DONE));
+        for (int i = 0; i < perRun.size(); i++) {
+            double[] p = perRun.get(i);
+            s.append(String.format(Locale.ROOT, "  slow run %d: predicted [%.3f%%, %.3f%%] truth %.3f%%%n", i, 100 * p[0],
+                    100 * p[1], 100 * p[2]));
+        }
+        s.append(String.format(Locale.ROOT, "  median [%.3f%%, %.3f%%] (run %d)%n", 100 * median[0], 100 * median[1],
+                medianRun));
+        for (int i = 0; i < TO_COMMIT.size(); i++) {
+            JsonNode p = TO_COMMIT.get(i).get("predictions").get(0);
+            s.append(String.format(Locale.ROOT, "  slow run %d, span %s → %s instead: [%.3f%%, %.3f%%] (%.3f ms of %.3f)%n",
+                    i, WRITE, COMMIT, 100 * p.get("lo").asDouble(), 100 * p.get("hi").asDouble(),
+                    p.get("gainNsLo").asDouble() / 1e6, TO_COMMIT.get(i).get("spanNsLo").asDouble() / 1e6));
+        }
+        s.append(String.format(Locale.ROOT, "actual: slow %.3f s, fast %.3f s (medians; spans %s and %s): speedup %.3f%%%n",
+                slow, fast, SLOW_SEC, FAST_SEC, 100 * measured));
+        s.append(String.format(Locale.ROOT, "prediction error [%.3f%%, %.3f%%]%n", 100 * error[0], 100 * error[1]));
+        List<DemoStageSwitch.Verdict> verdicts = DemoStageSwitch.verdicts(median[0], median[1], measured);
+        verdicts.forEach(v -> s.append("  ").append(v.line()).append('\n'));
+        s.append("\n$ dprof analyze PROFILE critical-path (median slow run)\n").append(String.join("\n", path.stdout()))
+                .append('\n').append(String.join("\n", path.stderr())).append('\n');
+        s.append("\n$ dprof analyze PROFILE stats\n").append(String.join("\n", stats.stdout())).append('\n');
+        System.out.println(s);
+
+        ObjectNode root = JSON.createObjectNode();
+        root.put("writes", WRITES).put("lanes", LANES).put("warmup", WARMUP).put("runs", RUNS).put("tickMs", TICK_MS);
+        ArrayNode runs = root.putArray("predicted");
+        perRun.forEach(p -> runs.addObject().put("lo", p[0]).put("hi", p[1]).put("truth", p[2]));
+        root.putObject("median").put("lo", median[0]).put("hi", median[1]);
+        ArrayNode slowSpans = root.putArray("slowSec");
+        SLOW_SEC.forEach(slowSpans::add);
+        ArrayNode fastSpans = root.putArray("fastSec");
+        FAST_SEC.forEach(fastSpans::add);
+        root.put("measured", measured);
+        root.putObject("error").put("lo", error[0]).put("hi", error[1]);
+        root.putObject("accepted").put("containsOrNear", verdicts.get(0).pass()).put("tight", verdicts.get(1).pass());
+        if (pathJson.exitCode() == 0) {
+            root.set("criticalPath", json(pathJson));
+        }
+        root.set("whatIf", WHAT_IFS.get(medianRun));
+        Files.writeString(dir.resolve("summary.txt"), s.toString());
+        JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), root);
+    }
+
+    private static double span(Output load) {
+        for (String line : load.stdout()) {
+            Matcher m = SPAN.matcher(line);
+            if (m.matches()) {
+                return Double.parseDouble(m.group(4));
+            }
+        }
+        throw new AssertionError("the load printed no span\n" + load);
+    }
+
+    private static Output dprof(Object... args) throws Exception {
+        Output output = ForkedJvm.dprof(dir, args).run();
+        assertEquals(0, output.exitCode(), output::toString);
+        return output;
+    }
+
+    private static JsonNode json(Output output) throws Exception {
+        return JSON.readTree(String.join("\n", output.stdout()));
+    }
+}
