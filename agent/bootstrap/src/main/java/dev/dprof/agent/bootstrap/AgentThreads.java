@@ -24,6 +24,8 @@ import java.util.WeakHashMap;
  */
 public final class AgentThreads {
     private static final Map<Thread, Boolean> OWN = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Their ids, for the drainer, which knows a ring by its thread's id; few, and never reused. */
+    private static volatile long[] ownIds = new long[0];
 
     private AgentThreads() {
     }
@@ -31,8 +33,31 @@ public final class AgentThreads {
     /** Counts {@code threads} as the agent's. */
     public static void own(Collection<Thread> threads) {
         for (Thread t : threads) {
-            OWN.put(t, Boolean.TRUE);
+            remember(t);
         }
+    }
+
+    @SuppressWarnings("deprecation") // getId: the id the rings name their threads by
+    private static synchronized void remember(Thread t) {
+        if (OWN.put(t, Boolean.TRUE) == null) {
+            long[] ids = java.util.Arrays.copyOf(ownIds, ownIds.length + 1);
+            ids[ids.length - 1] = t.getId();
+            ownIds = ids;
+        }
+    }
+
+    /**
+     * Whether the thread with this id is the agent's: the drainer leaves its events out of the
+     * queue, so that a YAML region on a JDK method the agent also calls (a file's {@code force},
+     * which the calibration's files use) counts only the application's calls.
+     */
+    public static boolean isOwnId(long threadId) {
+        for (long id : ownIds) {
+            if (id == threadId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code thread} is the agent's. */
@@ -49,7 +74,7 @@ public final class AgentThreads {
             return true;
         }
         if (isOwn(Thread.currentThread())) {
-            OWN.put(thread, Boolean.TRUE);
+            remember(thread);
             return true;
         }
         return false;

@@ -22,6 +22,8 @@ class AgentThreadsTest {
         agent.join();
         assertTrue(childIsOwn.get(), "started by one of the agent's threads");
         assertTrue(AgentThreads.isOwn(child), "and remembered, for its end and its joins");
+        assertTrue(AgentThreads.isOwnId(child.getId()), "and by its id, for the drainer");
+        assertFalse(AgentThreads.isOwnId(application.getId()));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.dprof.agent.sink;
 
+import dev.dprof.agent.bootstrap.AgentThreads;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingVisitor;
 import dev.dprof.agent.bootstrap.Rings;
@@ -312,7 +313,7 @@ public final class Drainer implements RingVisitor, Runnable {
         if (count == SCRATCH_EVENTS) {
             sawFullScratch = true;
         }
-        if (threadId != ownThreadId && !isWarmupThread(threadId)) {
+        if (threadId != ownThreadId && !isWarmupThread(threadId) && !AgentThreads.isOwnId(threadId)) {
             // A virtual thread's start happens before its first mount, which these slots may hold.
             VirtualThreads.drainStarted(nameVirtualThread);
             out.batch(threadId, slots, count);
