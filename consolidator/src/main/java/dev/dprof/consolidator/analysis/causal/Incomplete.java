@@ -40,7 +40,7 @@ public record Incomplete(double outsideShareLo, double outsideShareHi, List<Stri
     static Incomplete of(ProfileInfo info, CausalReplay.Result b, HandoffEdges handoffs) {
         double lo = CausalAnalysis.shareLo(b.cpLo()[b.outside()], b.pathLo(), b.pathHi());
         double hi = Math.min(1, CausalAnalysis.shareHi(b.cpHi()[b.outside()], b.pathLo(), b.pathHi()));
-        int unmatched = handoffs.matches().unmatchedTakes();
+        int unmatched = handoffs.unexplainedTakes();
         boolean outside = hi > OUTSIDE_LIMIT;
         if (!outside && unmatched == 0) {
             return null;

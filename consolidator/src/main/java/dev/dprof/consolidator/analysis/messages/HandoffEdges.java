@@ -5,13 +5,16 @@ import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.HandoffRegions;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.WeakHashMap;
 
@@ -45,10 +48,11 @@ public final class HandoffEdges {
     private final HandoffMatcher.Matches matches;
     private final Map<Integer, Integer> unmatchedBySite;
     private final Map<Integer, Integer> unmatchedByStream;
+    private final int unexplainedTakes;
 
     private HandoffEdges(long[] target, long[] source, int[] site, Map<Integer, Long> floors,
                          HandoffMatcher.Matches matches, Map<Integer, Integer> unmatchedBySite,
-                         Map<Integer, Integer> unmatchedByStream) {
+                         Map<Integer, Integer> unmatchedByStream, int unexplainedTakes) {
         this.target = target;
         this.source = source;
         this.site = site;
@@ -56,6 +60,7 @@ public final class HandoffEdges {
         this.matches = matches;
         this.unmatchedBySite = unmatchedBySite;
         this.unmatchedByStream = unmatchedByStream;
+        this.unexplainedTakes = unexplainedTakes;
         Map<Long, Integer> uses = new TreeMap<>();
         for (long s : source) {
             uses.merge(s, 1, Integer::sum);
@@ -105,6 +110,8 @@ public final class HandoffEdges {
         private int[] region = new int[16];
         private int[] stream = new int[16];
         private boolean[] take = new boolean[16];
+        private long[] channel = new long[16];
+        private long[] key = new long[16];
         private int size;
         private boolean any;
 
@@ -147,6 +154,8 @@ public final class HandoffEdges {
                 region = Arrays.copyOf(region, n);
                 stream = Arrays.copyOf(stream, n);
                 take = Arrays.copyOf(take, n);
+                channel = Arrays.copyOf(channel, n);
+                key = Arrays.copyOf(key, n);
             }
             position[size] = at;
             lo[size] = e.lo;
@@ -154,6 +163,8 @@ public final class HandoffEdges {
             region[size] = e.region;
             stream[size] = e.stream;
             take[size] = isTake;
+            channel[size] = e.a;
+            key[size] = e.b;
             return size++;
         }
 
@@ -178,14 +189,29 @@ public final class HandoffEdges {
                 kept++;
             }
             // Sorted by target already (ids grow with positions), the order the matcher gives.
+            // A join of a thread that recorded nothing in its process (its only event, its end, lost
+            // when a shutdown hook ended after the agent's last drain, say) is counted with the
+            // unmatched takes, but explains nothing a region could: it is left out of the sites and
+            // threads that the incomplete-picture note names.
+            Map<Integer, Set<Long>> observed = new HashMap<>();
+            for (int st = 0; st < processOf.length; st++) {
+                observed.computeIfAbsent(processOf[st], p -> new HashSet<>()).add(threadOf[st]);
+            }
             Map<Integer, Integer> bySite = new TreeMap<>();
             Map<Integer, Integer> byStream = new TreeMap<>();
-            for (long u : m.unmatchedTakeIds()) {
-                bySite.merge(region[(int) u], 1, Integer::sum);
-                byStream.merge(stream[(int) u], 1, Integer::sum);
+            int unexplained = 0;
+            for (long id : m.unmatchedTakeIds()) {
+                int u = (int) id;
+                if (channel[u] == HandoffRegions.THREAD_END && !observed.getOrDefault(processOf[stream[u]],
+                        Set.of()).contains(key[u])) {
+                    continue;
+                }
+                unexplained++;
+                bySite.merge(region[u], 1, Integer::sum);
+                byStream.merge(stream[u], 1, Integer::sum);
             }
             return new HandoffEdges(Arrays.copyOf(target, kept), Arrays.copyOf(source, kept),
-                    Arrays.copyOf(site, kept), floors, m, bySite, byStream);
+                    Arrays.copyOf(site, kept), floors, m, bySite, byStream, unexplained);
         }
     }
 
@@ -235,6 +261,14 @@ public final class HandoffEdges {
     }
 
     /** Takes without a recorded put, per site (region index, -1 for none). */
+    /**
+     * Takes without a recorded put that a region could explain: every unmatched take but the joins
+     * of threads that recorded nothing in their process.
+     */
+    public int unexplainedTakes() {
+        return unexplainedTakes;
+    }
+
     public Map<Integer, Integer> unmatchedTakesBySite() {
         return unmatchedBySite;
     }
