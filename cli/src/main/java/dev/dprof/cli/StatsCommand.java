@@ -45,7 +45,7 @@ public final class StatsCommand implements Callable<Integer> {
     }
 
     static void print(RunStatistics stats, PrintStream out) {
-        out.printf(Locale.ROOT, "%d processes, %d events, %d lost%n", stats.processes(), stats.events(), stats.lostEvents());
+        out.printf(Locale.ROOT, "%d processes, %d events, %s%n", stats.processes(), stats.events(), stats.lostPhrase());
         out.printf(Locale.ROOT, "%-40s %10s %14s %12s %12s %12s%n", "region", "count", "total ms", "mean µs", "min µs", "max µs");
         for (RegionStats r : stats.regions()) {
             out.printf(Locale.ROOT, "%-40s %10d %14.3f %12.3f %12.3f %12.3f%n", r.name(), r.count(),
@@ -72,6 +72,7 @@ public final class StatsCommand implements Callable<Integer> {
                     .put("meanNs", r.meanNs()).put("minNs", r.minNs()).put("maxNs", r.maxNs());
         }
         root.put("lostEvents", stats.lostEvents());
+        root.put("lostEventsExact", stats.lostExact());
         root.put("events", stats.events());
         root.put("processes", stats.processes());
         root.put("openRegions", stats.openRegions());

@@ -18,8 +18,12 @@ import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.BurstApp;
 import dev.dprof.it.app.CountingApp;
+import dev.dprof.it.app.OverflowApp;
 import dev.dprof.it.app.SpinApp;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -145,6 +149,48 @@ class KillIT {
         assertEquals(List.of(), run.problems());
         assertEquals(2L * BurstApp.CALLS, run.count("burst.step", EventKind.ENTER), "both bursts are on disk");
         assertEquals(2L * BurstApp.CALLS, run.count("burst.step", EventKind.EXIT));
+    }
+
+    /**
+     * Events lost on purpose: tiny rings ({@code ringEvents: 1024}) and threads that record without
+     * pause, killed once they are done. What is read and what is counted as lost (from the queue's
+     * loss records and the ring files' own counters) add up to what the application recorded, in the
+     * statistics and in what {@code dprof stats} prints.
+     */
+    @Test
+    void keptAndCountedLostAddUpToRecordedAfterAKill(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        Path config = ForkedJvm.config(tmp, """
+                ringEvents: 1024
+                regions:
+                  - {name: overflow.step, class: dev.dprof.it.app.OverflowApp, method: step}
+                """);
+        Running app = ForkedJvm.app(OverflowApp.class, tmp).agent(config, out).args(4, 200_000).start();
+        app.awaitLine("recorded");
+        Output output = app.kill();
+        assertEquals(137, output.exitCode(), output::toString);
+        long recorded = output.stdout().stream().filter(l -> l.startsWith("recorded "))
+                .mapToLong(l -> Long.parseLong(l.substring("recorded ".length()))).findFirst().orElseThrow();
+
+        Recording run = Recording.readOnly(out);
+        long kept = run.count("overflow.step", EventKind.ENTER) + run.count("overflow.step", EventKind.EXIT);
+        RunStatistics stats = RunStatistics.of(List.of(run.dir()));
+        assertTrue(stats.lostEvents() > 0, "the tiny rings lost nothing? kept " + kept + " of " + recorded);
+        assertTrue(stats.lostExact(), stats.problems()::toString);
+        assertEquals(recorded, kept + stats.lostEvents(), "kept " + kept + " + counted lost " + stats.lostEvents());
+        assertTrue(stats.problems().stream().anyMatch(p -> p.contains("did not end normally")
+                && p.contains(stats.lostEvents() + " lost (per-thread buffers full")), stats.problems()::toString);
+
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, Main.run("stats", run.dir().toString()));
+        } finally {
+            System.setOut(stdout);
+        }
+        String firstLine = printed.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("");
+        assertTrue(firstLine.endsWith(" events, " + stats.lostEvents() + " lost"), firstLine);
     }
 
     /**

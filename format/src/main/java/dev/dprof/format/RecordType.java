@@ -24,6 +24,12 @@ public final class RecordType {
      * unknown record and says so.
      */
     public static final int WEAVING = 'W';
+    /**
+     * A thread's ring's cumulative count of dropped events ({@link ThreadLoss}); added within version 2:
+     * a queue without it reads as before, and a reader older than it skips it as an unknown record and
+     * says so.
+     */
+    public static final int LOSS = 'L';
 
     private RecordType() {
     }

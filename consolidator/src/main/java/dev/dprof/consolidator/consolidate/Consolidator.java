@@ -10,6 +10,7 @@ import dev.dprof.clock.SimulatedClock;
 import dev.dprof.consolidator.analysis.messages.HandoffMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.consolidator.read.ProcessLoss;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RegionKinds;
@@ -101,6 +102,11 @@ public final class Consolidator {
         }
     }
 
+    /** What a killed process lost, as {@code stats} says it. */
+    private static String lossLine(ProcessLoss.Counted loss) {
+        return loss.phrase() + (loss.reason().isEmpty() ? "" : " (" + loss.reason() + ")");
+    }
+
     /** Everything after pass 1, on the open inventory. */
     private static ProfileInfo consolidate(Options options, LongConsumer progress, TickBounds.Factory conversion,
                                            Consumer<String> phases, RunInventory inventory,
@@ -112,7 +118,7 @@ public final class Consolidator {
             if (p.end().isEmpty()) {
                 problems.add("process " + p.label() + " (" + p.dir() + ") did not end normally (killed?): its complete"
                         + " events are used" + p.queue().recovered().map(r -> " (" + r + ")").orElse("")
-                        + "; regions it left open have no exit");
+                        + "; " + lossLine(p.queue().loss()) + "; regions it left open have no exit");
             }
         }
         CausalIndex causal = new CausalIndex(inventory);
@@ -301,7 +307,7 @@ public final class Consolidator {
         return new ProfileInfo.Process(p.index(), p.header().host(), p.header().pid(), domain, quality,
                 p.header().nominalTickHz(), p.header().probeCostTicksX1024() / 1024.0,
                 p.header().simulatedClock().map(SimulatedClock::spec).orElse(null),
-                p.end().map(e -> e.lostEvents()).orElse(0L), p.end().isPresent(),
+                p.queue().loss().events(), p.end().isPresent(),
                 slope == null ? null : slope[0].getNumerator() + "/" + slope[0].getDenominator(),
                 slope == null ? null : slope[1].getNumerator() + "/" + slope[1].getDenominator(),
                 slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue(),

@@ -8,6 +8,7 @@ import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.ThreadLoss;
 import dev.dprof.format.WeavingSummary;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -38,6 +39,7 @@ public final class ProcessQueue implements AutoCloseable {
     private final ProcessHeader header;
     private final List<String> problems = new ArrayList<>();
     private final RingRecovery recovery;
+    private final ProcessLoss loss = new ProcessLoss();
     private byte[] buffer = new byte[1 << 16];
     /** Where the virtual threads' events are; built at the first read, null until then. */
     private VirtualThreadSplit split;
@@ -120,6 +122,14 @@ public final class ProcessQueue implements AutoCloseable {
     }
 
     /**
+     * What the process lost, counted by the last {@link #read} (docs/FORMAT.md, "Counting what was
+     * lost"): every command that reports a loss takes it from here.
+     */
+    public ProcessLoss.Counted loss() {
+        return loss.count(recovery);
+    }
+
+    /**
      * A cursor over the batches of one thread ({@code thread ≥ 0}) or of all threads ({@code -1}). A
      * virtual thread's cursor yields its events from its carriers' batches, a carrier's cursor only
      * its own ({@link VirtualThreadSplit}). The cursors of one queue are used from one thread.
@@ -140,7 +150,8 @@ public final class ProcessQueue implements AutoCloseable {
     public void read(RecordVisitor visitor) {
         VirtualThreadSplit s = split();
         SplitVisitor splitting = s.any() ? new SplitVisitor(visitor, s) : null;
-        RecordVisitor target = splitting == null ? visitor : splitting;
+        RecordVisitor target = counting(splitting == null ? visitor : splitting);
+        loss.clear();
         EventBatchReader batch = new EventBatchReader();
         readQueue(target, batch, s.any() ? s.lastIndex() : recovery.lastIndex(), problems);
         ByteSource in = new ByteSource(ByteBuffer.allocate(0));
@@ -161,6 +172,43 @@ public final class ProcessQueue implements AutoCloseable {
                 problems.add(dir + ": virtual threads: " + e.getMessage());
             }
         }
+    }
+
+    /** {@code visitor}, with the loss and end records also counted in {@link #loss}. */
+    private RecordVisitor counting(RecordVisitor visitor) {
+        return new RecordVisitor() {
+            @Override
+            public void region(RegionInfo region) {
+                visitor.region(region);
+            }
+
+            @Override
+            public void thread(ThreadInfo thread) {
+                visitor.thread(thread);
+            }
+
+            @Override
+            public void batch(EventBatchReader events) throws FormatException {
+                visitor.batch(events);
+            }
+
+            @Override
+            public void weaving(WeavingSummary weaving) {
+                visitor.weaving(weaving);
+            }
+
+            @Override
+            public void loss(ThreadLoss threadLoss) {
+                loss.loss(threadLoss);
+                visitor.loss(threadLoss);
+            }
+
+            @Override
+            public void end(ProcessEnd end) {
+                loss.end(end);
+                visitor.end(end);
+            }
+        };
     }
 
     /**
@@ -306,6 +354,7 @@ public final class ProcessQueue implements AutoCloseable {
             case RecordType.BATCH -> visitor.batch(batch.reset(in));
             case RecordType.END -> visitor.end(ProcessEnd.decode(in));
             case RecordType.WEAVING -> visitor.weaving(WeavingSummary.decode(in));
+            case RecordType.LOSS -> visitor.loss(ThreadLoss.decode(in));
             case RecordType.HEADER -> throw new FormatException("a second process header");
             default -> throw new FormatException("unknown record type " + type);
         }

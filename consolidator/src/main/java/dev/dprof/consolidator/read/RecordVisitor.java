@@ -5,6 +5,7 @@ import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.ThreadLoss;
 import dev.dprof.format.WeavingSummary;
 
 /** Receives a process queue's records in the order they were written. */
@@ -21,6 +22,10 @@ public interface RecordVisitor {
 
     /** What the agent wove for the YAML's regions; only a process that ended normally wrote it. */
     default void weaving(WeavingSummary weaving) {
+    }
+
+    /** How many events a thread's ring had dropped so far (cumulative; see {@link ProcessQueue#loss}). */
+    default void loss(ThreadLoss loss) {
     }
 
     default void end(ProcessEnd end) {

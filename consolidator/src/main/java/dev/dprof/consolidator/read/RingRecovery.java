@@ -34,9 +34,14 @@ import java.util.Set;
  *
  * <p>A process still running goes on appending while it is read: the queue is then read only up to
  * the last document counted here ({@link #lastIndex}), so that no event is read from both.
+ *
+ * <p>It also counts what such a process lost ({@link ProcessLoss}): each ring's own {@code lost}
+ * field (events its full ring dropped, also after the drainer's last loss record), the events
+ * between what the queue has of a thread and the ring's {@code tail} (handed back by a drainer whose
+ * queue refused them), and the files it could not read, named with the most events they could hold.
  */
 final class RingRecovery {
-    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0, Long.MAX_VALUE);
+    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0, Long.MAX_VALUE, Map.of(), 0, List.of());
     /** Events per recovered batch document, as the drainer's own batches at most. */
     private static final int BATCH_EVENTS = 8192;
 
@@ -44,12 +49,19 @@ final class RingRecovery {
     private final long events;
     private final int threads;
     private final long lastIndex;
+    private final Map<Long, Long> ringLost;
+    private final long refused;
+    private final List<String> damaged;
 
-    private RingRecovery(List<byte[]> documents, long events, int threads, long lastIndex) {
+    private RingRecovery(List<byte[]> documents, long events, int threads, long lastIndex, Map<Long, Long> ringLost,
+                         long refused, List<String> damaged) {
         this.documents = documents;
         this.events = events;
         this.threads = threads;
         this.lastIndex = lastIndex;
+        this.ringLost = ringLost;
+        this.refused = refused;
+        this.damaged = damaged;
     }
 
     /** Reads the queue's records (without anything recovered); returns the index of its last document. */
@@ -63,32 +75,43 @@ final class RingRecovery {
      * that cannot be read is named in {@code problems}.
      */
     static RingRecovery of(Path dir, ProcessHeader header, QueueScan scan, List<String> problems) {
-        List<Path> files = ringFiles(dir.resolve(RingFile.DIRECTORY), problems);
-        if (files.isEmpty()) {
+        Path ringDir = dir.resolve(RingFile.DIRECTORY);
+        List<String> damaged = new ArrayList<>();
+        List<Path> files = ringFiles(ringDir, damaged);
+        if (files.isEmpty() && damaged.isEmpty()) {
             return NONE;
         }
         Tally tally = new Tally();
         long lastIndex = scan.read(tally);
         if (tally.ended) {
+            // The end record counts everything the process lost; its ring files no longer matter.
             return NONE;
         }
         List<byte[]> documents = new ArrayList<>();
         ByteSink sink = new ByteSink(1 << 16);
         long events = 0;
         int threads = 0;
+        Map<Long, Long> ringLost = new HashMap<>();
+        long refused = 0;
         for (Path file : files) {
             RingFile ring;
             try {
                 ring = RingFile.read(file);
             } catch (FormatException e) {
-                problems.add(file + ": " + e.getMessage() + "; its events are left out");
+                damaged.add(file + ": " + e.getMessage() + "; its events" + capacity(file) + " are left out, uncounted");
                 continue;
             }
             if (ring == null || ring.agentOwn() || ring.threadId() < 0) {
                 continue;
             }
             long tid = ring.threadId();
-            ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), tally.written.getOrDefault(tid, 0L)));
+            ringLost.merge(tid, ring.lost(), Long::sum);
+            long inQueue = tally.written.getOrDefault(tid, 0L);
+            if (tally.named.contains(tid) && ring.tail() > inQueue) {
+                // Handed back by the drainer, not in the queue: refused by it (a full disk).
+                refused += ring.tail() - inQueue;
+            }
+            ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), inQueue));
             int count = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
             if (count == 0) {
                 continue;
@@ -110,19 +133,35 @@ final class RingRecovery {
             events += count;
             threads++;
         }
-        return documents.isEmpty() ? NONE : new RingRecovery(List.copyOf(documents), events, threads, lastIndex);
+        problems.addAll(damaged);
+        return new RingRecovery(List.copyOf(documents), events, threads, documents.isEmpty() ? Long.MAX_VALUE : lastIndex,
+                Map.copyOf(ringLost), refused, List.copyOf(damaged));
+    }
+
+    /** " (at most N)": the most events a damaged ring file of this length could hold; empty if unknown. */
+    private static String capacity(Path file) {
+        try {
+            long slots = (Files.size(file) - RingFile.HEADER_BYTES) / EventBatchEncoder.SLOT_BYTES;
+            return slots > 0 ? " (at most " + slots + ")" : "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** The ring files in the order their rings were made (their names are sequence numbers). */
     private static List<Path> ringFiles(Path ringDir, List<String> problems) {
         if (!Files.isDirectory(ringDir)) {
+            if (Files.exists(ringDir)) {
+                problems.add(ringDir + ": not a directory; the events its ring files held are lost, uncounted");
+            }
             return List.of();
         }
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(ringDir, "*" + RingFile.SUFFIX)) {
             stream.forEach(files::add);
         } catch (IOException e) {
-            problems.add(ringDir + ": cannot list the ring files (" + e.getMessage() + "); none is recovered");
+            problems.add(ringDir + ": cannot list the ring files (" + e.getMessage() + "); none is recovered,"
+                    + " their events are lost, uncounted");
             return List.of();
         }
         files.sort(Comparator.comparingLong(RingRecovery::sequence).thenComparing(Path::toString));
@@ -158,6 +197,21 @@ final class RingRecovery {
         public void end(ProcessEnd end) {
             ended = true;
         }
+    }
+
+    /** Each thread's events its ring files say it dropped (their {@code lost} fields). */
+    Map<Long, Long> ringLost() {
+        return ringLost;
+    }
+
+    /** Events the drainer handed back to rings without the queue holding them. */
+    long refused() {
+        return refused;
+    }
+
+    /** The ring files (or ring directory) that could not be read, each with what it cost. */
+    List<String> damaged() {
+        return damaged;
     }
 
     /** The recovered THREAD and BATCH records, each as the bytes of a queue document. */

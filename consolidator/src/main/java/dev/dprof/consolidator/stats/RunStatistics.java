@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.stats;
 
+import dev.dprof.consolidator.read.ProcessLoss;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
@@ -32,6 +33,7 @@ public final class RunStatistics {
     private final RegionKinds kinds = new RegionKinds(problems);
     private final WeavingReports weaving = new WeavingReports();
     private long lostEvents;
+    private boolean lostExact = true;
     private long events;
     private int processes;
     private int openRegions;
@@ -66,6 +68,9 @@ public final class RunStatistics {
         ProcessVisitor visitor = new ProcessVisitor(queue.header());
         queue.read(visitor);
         problems.addAll(queue.problems());
+        ProcessLoss.Counted loss = queue.loss();
+        lostEvents += loss.events();
+        lostExact &= loss.exact();
         weaving.add(label(visitor.header), visitor.weaving, visitor.ended);
         for (ThreadStack stack : visitor.threads.values()) {
             openRegions += stack.depth;
@@ -74,6 +79,7 @@ public final class RunStatistics {
             unfinishedProcesses++;
             problems.add(queue.dir() + ": the process did not end normally (killed?); "
                     + queue.recovered().map(r -> r + "; ").orElse("")
+                    + loss.phrase() + (loss.reason().isEmpty() ? "" : " (" + loss.reason() + ")") + "; "
                     + visitor.openRegions() + " regions were still open and are left out");
         }
     }
@@ -84,8 +90,19 @@ public final class RunStatistics {
         return sorted;
     }
 
+    /** Events the processes recorded and nobody reads (ProcessQueue#loss), a lower bound unless {@link #lostExact}. */
     public long lostEvents() {
         return lostEvents;
+    }
+
+    /** Whether {@link #lostEvents} is the whole loss: false when damaged ring files hide more. */
+    public boolean lostExact() {
+        return lostExact;
+    }
+
+    /** "N lost" or "at least N lost". */
+    public String lostPhrase() {
+        return (lostExact ? "" : "at least ") + lostEvents + " lost";
     }
 
     public long events() {
@@ -198,7 +215,6 @@ public final class RunStatistics {
         @Override
         public void end(ProcessEnd end) {
             ended = true;
-            lostEvents += end.lostEvents();
         }
     }
 }

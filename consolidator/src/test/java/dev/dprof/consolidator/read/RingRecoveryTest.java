@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.format.EventBatchEncoder;
@@ -130,6 +131,99 @@ class RingRecoveryTest {
         }
     }
 
+    /**
+     * A killed process's loss: per thread the larger of its last loss record and its ring file's own
+     * {@code lost} (both cumulative), a thread known only from its ring included, plus what a ring
+     * handed back that the queue does not hold; the figure is exact when every ring file reads.
+     */
+    @Test
+    void aKilledProcessCountsItsLossFromLossRecordsAndTheRingsOwnCounters(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        List<long[]> events = events(6, new Random(4));
+        try (TestQueue w = new TestQueue(dir)) {
+            w.thread(20, "worker");
+            w.batch(20, events.subList(0, 2));
+            w.loss(20, 5);
+            w.thread(22, "refused");
+            w.batch(22, events.subList(0, 1));
+            w.thread(23, "ended");
+            w.loss(23, 40);
+        }
+        ringFile(dir, 1, 20, "worker", events, 2, 0, 9);
+        ringFile(dir, 2, 21, "late", events, 0, 0, 3);
+        ringFile(dir, 3, 22, "refused", events, 4, 0, 0);
+        ringFile(dir, 4, 15, "dprof-drainer", events, 6, RingFile.FLAG_PRIVATE, 1000);
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            read(q);
+            ProcessLoss.Counted loss = q.loss();
+            assertEquals(9 + 3 + 40 + (4 - 1), loss.events(), loss::toString);
+            assertTrue(loss.exact());
+            assertEquals("per-thread buffers full: 52; refused by the queue: 3", loss.reason());
+            assertEquals("55 lost", loss.phrase());
+        }
+    }
+
+    /** Only the end record counts for a process that ended: it has every ring's loss and the rest. */
+    @Test
+    void anEndedProcessCountsWhatItsEndRecordSays(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        try (TestQueue w = new TestQueue(dir)) {
+            w.thread(20, "worker");
+            w.loss(20, 5);
+            w.end(17, "per-thread buffers full: 12; failed probes: 5");
+        }
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            read(q);
+            assertEquals(new ProcessLoss.Counted(17, true, "per-thread buffers full: 12; failed probes: 5", List.of()),
+                    q.loss());
+        }
+    }
+
+    /** A ring file of random bytes: named, with the most events it could hold, and the count becomes a lower bound. */
+    @Test
+    void aGarbageRingFileIsNamedAndMakesTheCountALowerBound(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        List<long[]> events = events(3, new Random(5));
+        try (TestQueue w = new TestQueue(dir)) {
+            w.thread(20, "worker");
+        }
+        ringFile(dir, 1, 20, "worker", events, 0, 0, 2);
+        byte[] garbage = new byte[RingFile.HEADER_BYTES + RING_EVENTS * EventBatchEncoder.SLOT_BYTES];
+        new Random(6).nextBytes(garbage);
+        Path bad = dir.resolve(RingFile.DIRECTORY).resolve("2" + RingFile.SUFFIX);
+        Files.write(bad, garbage);
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            assertEquals(Map.of(20L, ticks(events)), read(q), "the intact ring is still recovered");
+            ProcessLoss.Counted loss = q.loss();
+            assertEquals(2, loss.events());
+            assertFalse(loss.exact());
+            assertEquals("at least 2 lost", loss.phrase());
+            assertEquals(1, q.problems().size(), q.problems()::toString);
+            String problem = q.problems().get(0);
+            assertTrue(problem.startsWith(bad + ": not a dprof ring file") && problem.contains("at most " + RING_EVENTS)
+                    && problem.contains("uncounted"), problem);
+            assertEquals(q.problems(), loss.damaged());
+        }
+    }
+
+    /** {@code rings/} replaced by a file: named, and the loss is a lower bound, not "0 lost". */
+    @Test
+    void aRingDirectoryThatIsAFileIsNamed(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        List<long[]> events = events(3, new Random(7));
+        try (TestQueue w = new TestQueue(dir)) {
+            w.thread(20, "worker");
+            w.batch(20, events);
+        }
+        Files.write(dir.resolve(RingFile.DIRECTORY), new byte[] {1, 2, 3});
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            assertEquals(Map.of(20L, ticks(events)), read(q));
+            assertEquals(List.of(dir.resolve(RingFile.DIRECTORY) + ": not a directory; the events its ring files held"
+                    + " are lost, uncounted"), q.problems());
+            assertEquals("at least 0 lost", q.loss().phrase());
+        }
+    }
+
     /** THREAD_START, then ENTER events of increasing ticks with random payloads. */
     private static List<long[]> events(int n, Random random) {
         List<long[]> events = new ArrayList<>();
@@ -149,10 +243,17 @@ class RingRecoveryTest {
     /** A ring file as the agent's C leaves it: {@code events} recorded, the first {@code tail} handed back. */
     static void ringFile(Path dir, int seq, long tid, String name, List<long[]> events, int tail, int flags)
             throws IOException {
+        ringFile(dir, seq, tid, name, events, tail, flags, 0);
+    }
+
+    /** The same, with the ring's own count of events it dropped. */
+    static void ringFile(Path dir, int seq, long tid, String name, List<long[]> events, int tail, int flags, long lost)
+            throws IOException {
         ByteBuffer f = ByteBuffer.allocate(RingFile.HEADER_BYTES + RING_EVENTS * EventBatchEncoder.SLOT_BYTES)
                 .order(ByteOrder.LITTLE_ENDIAN);
         f.putLong(RingFile.HEAD_AT, events.size());
         f.putLong(RingFile.TAIL_AT, tail);
+        f.putLong(RingFile.LOST_AT, lost);
         f.putLong(RingFile.MAGIC_AT, RingFile.MAGIC);
         f.putInt(RingFile.VERSION_AT, RingFile.VERSION);
         f.putInt(RingFile.SLOT_BYTES_AT, EventBatchEncoder.SLOT_BYTES);

@@ -79,7 +79,17 @@ final class TestQueue implements AutoCloseable {
     }
 
     void end() {
-        new ProcessEnd(0, 0, 0, "").encode(start());
+        end(0, "");
+    }
+
+    void end(long lost, String reason) {
+        new ProcessEnd(0, 0, lost, reason).encode(start());
+        append();
+    }
+
+    /** A loss record: thread {@code tid}'s ring had dropped {@code lostSoFar} events. */
+    void loss(long tid, long lostSoFar) {
+        dev.dprof.format.ThreadLoss.encode(start(), tid, lostSoFar);
         append();
     }
 

@@ -5,6 +5,7 @@ import dev.dprof.clock.SimulatedClock;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.format.ThreadLoss;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Set;
@@ -44,6 +45,12 @@ final class BatchWriter {
         }
         EventBatchEncoder.encode(start(), threadId, slots, count, simulated, withCpu);
         append(count);
+    }
+
+    /** Says that thread {@code threadId}'s ring has dropped {@code lostSoFar} events since it was made. */
+    void loss(long threadId, long lostSoFar) {
+        ThreadLoss.encode(start(), threadId, lostSoFar);
+        append(0);
     }
 
     /** Names a thread; its batches must come after this. */

@@ -50,7 +50,9 @@ import java.util.function.Supplier;
  * One instance, one thread: it is the single consumer the rings require. Encoding reuses one
  * {@link dev.dprof.format.ByteSink} and one direct scratch buffer, so draining allocates only per
  * new thread. A virtual thread's name is written once, when it was started ({@link VirtualThreads}),
- * and nothing of it is kept here: its events are in its carriers' batches.
+ * and nothing of it is kept here: its events are in its carriers' batches. A ring's loss count
+ * reaches the queue as it grows ({@link dev.dprof.format.ThreadLoss}), not only in the end record, so a
+ * killed process's loss is counted from its queue and its ring files.
  */
 public final class Drainer implements RingVisitor, Runnable {
     private static final int SCRATCH_EVENTS = 8192;
@@ -92,6 +94,13 @@ public final class Drainer implements RingVisitor, Runnable {
     private final long[] warmupThreads = new long[WARM_PASSES / NEW_THREAD_EVERY + 1];
     private int warmupThreadCount;
     private boolean sawFullScratch;
+    /**
+     * The last loss record written: a thread that loses nothing more is not repeated while it is the
+     * only one losing. Remembering one thread, not every thread, keeps the drain allocation-free; with
+     * several threads losing at once a record follows each of their batches, a few bytes beside thousands.
+     */
+    private long lastLossThread = Long.MIN_VALUE;
+    private long lastLoss;
     /** What was woven, asked for once at the end, before the end record; null writes none. */
     private volatile Supplier<WeavingSummary> weaving;
     /** Writes a started virtual thread's name; a field, so that naming allocates no lambda per batch. */
@@ -307,16 +316,22 @@ public final class Drainer implements RingVisitor, Runnable {
 
     @Override
     public void batch(long threadId, ByteBuffer slots, int count, long lostSoFar, boolean threadEnded) {
-        if (count == 0) {
-            return;
-        }
         if (count == SCRATCH_EVENTS) {
             sawFullScratch = true;
         }
-        if (threadId != ownThreadId && !isWarmupThread(threadId) && !AgentThreads.isOwnId(threadId)) {
+        if (threadId == ownThreadId || isWarmupThread(threadId) || AgentThreads.isOwnId(threadId)) {
+            return;
+        }
+        if (count > 0) {
             // A virtual thread's start happens before its first mount, which these slots may hold.
             VirtualThreads.drainStarted(nameVirtualThread);
             out.batch(threadId, slots, count);
+        }
+        if (lostSoFar > 0 && (threadId != lastLossThread || lostSoFar != lastLoss)) {
+            // After the batch: a reader of a killed process adds what the ring file says beyond it.
+            out.loss(threadId, lostSoFar);
+            lastLossThread = threadId;
+            lastLoss = lostSoFar;
         }
     }
 
