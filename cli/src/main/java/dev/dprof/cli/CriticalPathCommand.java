@@ -9,11 +9,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code dprof analyze PROFILE critical-path}: the critical path profile and critical-path zeroing. */
+/**
+ * {@code dprof analyze PROFILE critical-path [--from R] [--to R]}: the critical path profile and
+ * critical-path zeroing, over the whole run or over the span {@code analyze whatif} takes.
+ */
 @Command(name = "critical-path", mixinStandardHelpOptions = true,
         description = "The longest path through the run, each region's share of it, and per region the path "
                 + "recomputed with that region's time set to zero (critical-path zeroing), as sound [lo, hi]; a handoff "
-                + "between threads counts under its site, and the handoff edges on the path are counted.")
+                + "between threads counts under its site, and the handoff edges on the path are counted. With --from/--to,"
+                + " the path ends at the span's end and what lies before its start is left out.")
 final class CriticalPathCommand implements Callable<Integer> {
     @ParentCommand
     AnalyzeCommand parent;
@@ -21,14 +25,23 @@ final class CriticalPathCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON")
     boolean json;
 
+    @Option(names = "--from", paramLabel = "REGION",
+            description = "the span starts at the earliest first enter of this region (default: the first event)")
+    String from;
+
+    @Option(names = "--to", paramLabel = "REGION",
+            description = "the span ends at the last exit of this region (default: the last event)")
+    String to;
+
     @Override
     public Integer call() throws Exception {
-        CriticalPath.Result r = parent.run(CriticalPath::compute);
+        CriticalPath.Result r = parent.run(p -> CriticalPath.compute(p, from, to));
         if (json) {
             System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
             return 0;
         }
-        System.out.printf(Locale.ROOT, "critical path: [%.3f, %.3f] ms%s (%s; %s)%n", ms(r, r.lengthTicksLo()),
+        System.out.printf(Locale.ROOT, "critical path, span %s → %s: [%.3f, %.3f] ms%s (%s; %s)%n",
+                r.from() == null ? "first event" : r.from(), r.to() == null ? "last event" : r.to(), ms(r, r.lengthTicksLo()),
                 ms(r, r.lengthTicksHi()), r.lengthTicksTruth() == null ? ""
                         : String.format(Locale.ROOT, ", truth %.3f", ms(r, r.lengthTicksTruth())), r.quality(),
                 r.assumption());
@@ -65,6 +78,7 @@ final class CriticalPathCommand implements Callable<Integer> {
     static ObjectNode toJson(CriticalPath.Result r) {
         ObjectNode root = Json.MAPPER.createObjectNode();
         double nsPerTick = 1e9 / r.referenceTickHz();
+        root.put("from", r.from()).put("to", r.to());
         root.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
         if (r.lengthTicksTruth() != null) {
             root.put("lengthNsTruth", r.lengthTicksTruth() * nsPerTick);

@@ -233,7 +233,10 @@ public final class DemoCommand implements Callable<Integer> {
         if (json != null) {
             Json.write(json, root);
         }
-        ReportCommand.write(profile, new ReportData.Options(regions[1], regions[2], regions[1], regions[2],
+        // The report's what-if and critical path over the span the demo predicts for.
+        String from = service ? DemoStageSwitch.SPAN : regions[1];
+        String to = service ? DemoStageSwitch.SPAN : regions[2];
+        ReportCommand.write(profile, new ReportData.Options(regions[1], regions[2], from, to,
                 ReportData.Options.CURVES, 2000, 2000, true), baselines, out.resolve("report.html"),
                 out.resolve("report.json"));
         ReportCommand.trace(profile, out.resolve("trace.perfetto"));

@@ -62,7 +62,7 @@ public final class DemoStageSwitch {
         }
         WhatIf.Prediction median = DemoValidation.medianPrediction(perRun);
         Profile medianRun = slowRuns.get(perRun.indexOf(median));
-        CriticalPath.Result path = CriticalPath.compute(medianRun);
+        CriticalPath.Result path = CriticalPath.compute(medianRun, SPAN, SPAN);
         long[] handoffs = handoffsOnPath(path);
         CriticalPath.Share syncShare = path.shares().stream().filter(x -> x.name().equals(REGION)).findFirst()
                 .orElseThrow(() -> new ProfileException("the profile has no region " + REGION));

@@ -42,10 +42,12 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--barrier", paramLabel = "REGION", description = "straggler score: the waiting region")
     String barrier;
 
-    @Option(names = "--from", paramLabel = "REGION", description = "what-if span: each thread's first enter of this region")
+    @Option(names = "--from", paramLabel = "REGION",
+            description = "what-if and critical-path span: each thread's first enter of this region")
     String from;
 
-    @Option(names = "--to", paramLabel = "REGION", description = "what-if span: each thread's last exit of this region")
+    @Option(names = "--to", paramLabel = "REGION",
+            description = "what-if and critical-path span: each thread's last exit of this region")
     String to;
 
     @Option(names = "--no-baselines", description = "leave out the comparison with lr, ch and clc (three more profiles)")

@@ -36,8 +36,8 @@ public final class ReportData {
      *
      * @param body       the straggler score's work region, or null (no straggler section)
      * @param barrier    its waiting region
-     * @param from       the what-if span's start region, or null (each thread's first event)
-     * @param to         the what-if span's end region, or null
+     * @param from       the what-if and critical-path span's start region, or null (each thread's first event)
+     * @param to         the span's end region, or null (the last event)
      * @param curves     how many regions get a what-if curve (the largest predicted gains at 50%)
      * @param baselines  whether to re-time the run with lr, ch and clc for the comparison (three more profiles)
      */
@@ -72,7 +72,8 @@ public final class ReportData {
         }
         whatIf(profile, options, root.putObject("whatif"));
         ObjectNode path = root.putObject("criticalPath");
-        criticalPath(CriticalPath.compute(profile), path);
+        // Over the what-if span: start-up and shutdown outside it are not the program's path.
+        criticalPath(CriticalPath.compute(profile, options.from(), options.to()), path);
         CriticalPathTrace.read(profile, path.putArray("trace"));
         if (baselines != null) {
             sync(baselines, options, root.putObject("sync"));
@@ -212,6 +213,7 @@ public final class ReportData {
 
     private static void criticalPath(CriticalPath.Result r, ObjectNode n) {
         double nsPerTick = 1e9 / r.referenceTickHz();
+        n.put("from", r.from()).put("to", r.to());
         n.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
         ObjectNode hops = n.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi());
         if (r.handoffsOnPathTruth() != null) {

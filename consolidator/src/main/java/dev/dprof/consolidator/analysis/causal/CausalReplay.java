@@ -81,6 +81,9 @@ import java.util.TreeMap;
  * true critical path goes through one of the candidates at every join, so it lies within. The same
  * min and max over the candidates bound how many handoff edges the path crosses, and how much of
  * it each thread spends outside any region (which says where the recorded picture has gaps).
+ * Over a span that starts at a region's first enter {@code S} ({@link SpanCut}), the path is the
+ * longest one ending at the span's end, cut at {@code S}: each edge counts only its part after
+ * {@code S}, bounded at the corners of its interval box, and the shares are of {@code E − S}.
  *
  * <h2>Progress points and transactions</h2>
  * Coz's throughput: per progress point, the gain between its first and its last visit (the same
@@ -238,7 +241,8 @@ final class CausalReplay {
      * @param gains      per cut: how much shorter the span gets
      * @param cpLo       per bucket (regions, then {@link #communication}, then {@link #outside}): the
      *                   time on the critical path, lower bounds
-     * @param pathLo     the critical path's length (the span's end from the profile's first event)
+     * @param pathLo     the critical path's length: from the span's start (the profile's first event,
+     *                   or the earliest first enter of {@code from}) to its end
      * @param threadOutside the first of the per-stream buckets (stream {@code s}: {@code threadOutside + s}),
      *                   the time the path spends outside any region on each thread
      * @param hopsLo     handoff edges on the critical path, bounds
@@ -309,10 +313,13 @@ final class CausalReplay {
     /** The readers that blocking sends waited for ({@link CausalFacts#waitsFor}), kept until the sender's next event. */
     private final Map<Long, Vertex> readers = new HashMap<>();
     private final java.util.Set<Long> readerKeys;
+    /** Where the span starts, when it is not the profile's first event (null): the path leaves out what lies before. */
+    private final SpanCut span;
 
     private CausalReplay(ProfileInfo info, Rates rates, List<Cut> cuts, int from, int to, int latency, View view,
-                         CausalFacts facts) {
+                         CausalFacts facts, SpanCut span) {
         this.view = view;
+        this.span = span;
         this.cuts = cuts;
         this.cutNumerator = new long[cuts.size()];
         for (int k = 0; k < cuts.size(); k++) {
@@ -373,7 +380,8 @@ final class CausalReplay {
         if (view == View.TRUTH && !info.truth()) {
             throw new ProfileException(profile.dir() + ": the events carry no truth (the run's clocks were not simulated)");
         }
-        CausalReplay replay = new CausalReplay(info, rates, cuts, from, to, latency, view, facts);
+        SpanCut span = SpanCut.scan(profile, from, to, info.streams().size(), view == View.TRUTH);
+        CausalReplay replay = new CausalReplay(info, rates, cuts, from, to, latency, view, facts, span);
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
             while (events.next(e)) {
@@ -409,14 +417,16 @@ final class CausalReplay {
             long wLo = view == View.TRUTH ? ticks : floorTimes(Math.max(0, ticks - 1), slopeLo[t.process]);
             long wHi = view == View.TRUTH ? ticks : ceilTimes(ticks + 1, slopeHi[t.process]);
             markStack(t);
-            if (t.depth == 0 && (t.widest == null || wHi > t.widest.ticksHi())) {
-                t.widest = new Stretch(wHi, t.lastRegion, t.lastKind, e.region, e.kind);
+            // Only what may lie in the span: a gap before it (start-up) is not the span's.
+            long gap = span == null ? wHi : span.mayOverlap(t.head.lo, hi) ? span.afterHi(wHi, hi) : 0;
+            if (t.depth == 0 && gap > 0 && (t.widest == null || gap > t.widest.ticksHi())) {
+                t.widest = new Stretch(gap, t.lastRegion, t.lastKind, e.region, e.kind);
             }
             int joined = predecessors(e, t);
             if (joined > 1) {
                 join(t, joined, wLo, wHi, lo, hi);
             } else {
-                programOrder(t, wLo, wHi);
+                programOrder(t, wLo, wHi, lo, hi);
             }
         }
         t.head.lo = lo;
@@ -562,7 +572,8 @@ final class CausalReplay {
         hop[j] = handoff;
     }
 
-    private void programOrder(ThreadState t, long wLo, long wHi) {
+    /** A program-order edge of weight {@code [wLo, wHi]} to an event at {@code [lo, hi]}. */
+    private void programOrder(ThreadState t, long wLo, long wHi, long lo, long hi) {
         Vertex v = t.head;
         for (int k = 0; k < cuts.size(); k++) {
             Cut cut = cuts.get(k);
@@ -573,9 +584,11 @@ final class CausalReplay {
                 v.rHi[k] += share(wHi, cutNumerator[k], true);
             }
         }
+        long eLo = span == null ? wLo : span.afterLo(wLo, lo);
+        long eHi = span == null ? wHi : span.afterHi(wHi, hi);
         for (int i = 0; i < markedCount; i++) {
-            v.cpLo[marked[i]] += wLo;
-            v.cpHi[marked[i]] += wHi;
+            v.cpLo[marked[i]] += eLo;
+            v.cpHi[marked[i]] += eHi;
         }
     }
 
@@ -649,12 +662,18 @@ final class CausalReplay {
             boolean own = bucketOf[j] == OWN;
             long crossLo = Math.max(0, lo - p.hi);
             long crossHi = Math.max(crossLo, hi - p.lo);
+            long edgeLo = own ? wLo : crossLo;
+            long edgeHi = own ? wHi : crossHi;
+            if (span != null) {
+                edgeLo = span.afterLo(edgeLo, lo);
+                edgeHi = span.afterHi(edgeHi, hi);
+            }
             for (int b = 0; b < buckets; b++) {
                 long eLo = 0;
                 long eHi = 0;
                 if (own ? onStack[b] : b == bucketOf[j]) {
-                    eLo = own ? wLo : crossLo;
-                    eHi = own ? wHi : crossHi;
+                    eLo = edgeLo;
+                    eHi = edgeHi;
                 }
                 out.cpLo[b] = Math.min(out.cpLo[b], p.cpLo[b] + eLo);
                 out.cpHi[b] = Math.max(out.cpHi[b], p.cpHi[b] + eHi);
@@ -781,9 +800,12 @@ final class CausalReplay {
             hopsLo = Math.min(hopsLo, v.hopsLo);
             hopsHi = Math.max(hopsHi, v.hopsHi);
         }
-        // The path starts at its first thread's first event; the time before it counts as outside.
-        cpLo[outside] += Math.max(0, originLo - firstHi);
-        cpHi[outside] += Math.max(0, originHi - firstLo);
+        // The path starts at its first thread's first event; the time from the span's start (the
+        // profile's first event, or S) to it counts as outside. Edges before S were cut as they came.
+        long pathStartLo = span == null ? firstLo : span.startLo();
+        long pathStartHi = span == null ? firstHi : span.startHi();
+        cpLo[outside] += Math.max(0, originLo - pathStartHi);
+        cpHi[outside] += Math.max(0, originHi - pathStartLo);
         List<Progress> points = new ArrayList<>();
         for (Map.Entry<Integer, ProgressPoint> p : progress.entrySet()) {
             points.add(progress(p.getKey(), p.getValue()));
@@ -801,7 +823,7 @@ final class CausalReplay {
             widest[s] = threads[s] == null ? null : threads[s].widest;
         }
         return new Result(Math.max(0, endLo - startHi), endHi - startLo, gains, cpLo, cpHi,
-                Math.max(0, endLo - firstHi), endHi - firstLo, communication, outside, points, transactions,
+                Math.max(0, endLo - pathStartHi), endHi - pathStartLo, communication, outside, points, transactions,
                 threadOutside, hopsLo, hopsHi, widest);
     }
 

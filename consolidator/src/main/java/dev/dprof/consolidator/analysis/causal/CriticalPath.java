@@ -18,6 +18,10 @@ import java.util.List;
  * region's weights set to zero — its new length and the share it saves — not a subtraction of the
  * region's share. All as sound [lo, hi]; the construction and why it is sound are in
  * {@link CausalReplay}.
+ *
+ * <p>Over a span ({@code from}, {@code to} as in {@link WhatIf}): the longest path ending at the
+ * span's end (the last exit of {@code to}, or the last event), cut at its start (the earliest first
+ * enter of {@code from}): time before the start is in no bucket, and the shares are of the span.
  */
 public final class CriticalPath {
     /** The share of the path in one region (or communication / outside regions). */
@@ -39,7 +43,7 @@ public final class CriticalPath {
     public record Result(long lengthTicksLo, long lengthTicksHi, Long lengthTicksTruth, List<Share> shares,
                          List<Zeroing> zeroing, String quality, String assumption, double referenceTickHz,
                          long handoffsOnPathLo, long handoffsOnPathHi, Double handoffsOnPathTruth,
-                         Incomplete incomplete) {
+                         Incomplete incomplete, String from, String to) {
     }
 
     public static final String COMMUNICATION = "(communication)";
@@ -48,11 +52,21 @@ public final class CriticalPath {
     private CriticalPath() {
     }
 
+    /** Over the whole profile, from its first event to its last. */
     public static Result compute(Profile profile) throws ProfileException {
+        return compute(profile, null, null);
+    }
+
+    /**
+     * Over the span from the earliest first enter of region {@code from} (null: the profile's first
+     * event) to the last exit of region {@code to} (null: the last event).
+     */
+    public static Result compute(Profile profile, String from, String to) throws ProfileException {
         ProfileInfo info = profile.info();
         CausalFacts facts = CausalFacts.of(profile);
         List<Cut> cuts = CausalAnalysis.everyRegion(info, facts, 1.0);
-        CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, -1, -1, facts);
+        CausalAnalysis.Replays replays = CausalAnalysis.replay(profile, cuts, CausalAnalysis.regionIndex(info, from),
+                CausalAnalysis.regionIndex(info, to), facts);
         CausalReplay.Result b = replays.bounds();
         CausalReplay.Result t = replays.truth();
         List<Share> shares = new ArrayList<>();
@@ -76,6 +90,6 @@ public final class CriticalPath {
         zeroing.sort(Comparator.comparingDouble(Zeroing::savedLo).thenComparingDouble(Zeroing::savedHi).reversed());
         return new Result(b.pathLo(), b.pathHi(), t == null ? null : t.pathLo(), shares, zeroing,
                 CausalAnalysis.quality(info), info.assumption(), info.referenceTickHz(), b.hopsLo(), b.hopsHi(),
-                t == null ? null : (t.hopsLo() + t.hopsHi()) / 2.0, Incomplete.of(info, b, facts.handoffs()));
+                t == null ? null : (t.hopsLo() + t.hopsHi()) / 2.0, Incomplete.of(info, b, facts.handoffs()), from, to);
     }
 }

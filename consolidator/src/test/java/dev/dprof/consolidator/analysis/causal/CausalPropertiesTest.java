@@ -53,22 +53,39 @@ class CausalPropertiesTest {
             misses.add(String.format("latency of %s: truth %.6f outside [%.6f, %.6f]", latency.region(), latency.truth(),
                     latency.lo(), latency.hi()));
         }
-        CriticalPath.Result cp = CriticalPath.compute(c.profile());
-        double slack = c.events().size() / (double) cp.lengthTicksLo();
-        assertTrue(cp.lengthTicksLo() <= cp.lengthTicksTruth() && cp.lengthTicksTruth() <= cp.lengthTicksHi());
+        for (String[] span : new String[][] {{null, null}, {SyntheticRun.BODY, SyntheticRun.BARRIER}}) {
+            CriticalPath.Result cp = CriticalPath.compute(c.profile(), span[0], span[1]);
+            assertTrue(cp.lengthTicksLo() <= cp.lengthTicksTruth() && cp.lengthTicksTruth() <= cp.lengthTicksHi());
+            misses.addAll(pathMisses(cp, c.events().size()));
+        }
+        assertEquals(List.of(), misses);
+    }
+
+    /**
+     * Every share and zeroing of {@code cp} whose bounds miss its truth, beyond the truth's
+     * quantisation ({@code events} ticks over the path).
+     */
+    static List<String> pathMisses(CriticalPath.Result cp, int events) {
+        List<String> misses = new ArrayList<>();
+        double slack = events / (double) cp.lengthTicksLo();
+        String span = cp.from() + ".." + cp.to() + " ";
         for (CriticalPath.Share s : cp.shares()) {
             if (!(s.lo() - slack <= s.truth() && s.truth() <= s.hi() + slack)) {
-                misses.add(String.format("critical path share %s: truth %.6f outside [%.6f, %.6f]", s.name(), s.truth(),
-                        s.lo(), s.hi()));
+                misses.add(String.format("%scritical path share %s: truth %.6f outside [%.6f, %.6f]", span, s.name(),
+                        s.truth(), s.lo(), s.hi()));
             }
         }
         for (CriticalPath.Zeroing z : cp.zeroing()) {
             if (!(z.savedLo() - slack <= z.truth() && z.truth() <= z.savedHi() + slack)) {
-                misses.add(String.format("zeroing %s: truth %.6f outside [%.6f, %.6f]", z.region(), z.truth(),
+                misses.add(String.format("%szeroing %s: truth %.6f outside [%.6f, %.6f]", span, z.region(), z.truth(),
                         z.savedLo(), z.savedHi()));
             }
         }
-        assertEquals(List.of(), misses);
+        if (!(cp.handoffsOnPathLo() <= cp.handoffsOnPathTruth() && cp.handoffsOnPathTruth() <= cp.handoffsOnPathHi())) {
+            misses.add(span + "handoffs on the path: truth " + cp.handoffsOnPathTruth() + " outside ["
+                    + cp.handoffsOnPathLo() + ", " + cp.handoffsOnPathHi() + "]");
+        }
+        return misses;
     }
 
     @ParameterizedTest(name = "seed {0}")

@@ -68,25 +68,11 @@ class HandoffPropertiesTest {
                 }
             }
         }
-        CriticalPath.Result cp = CriticalPath.compute(c.profile());
-        assertTrue(cp.handoffsOnPathTruth() > 0, "the true path crosses no handoff: the run tests nothing");
-        double slack = c.events().size() / (double) cp.lengthTicksLo();
-        assertTrue(cp.lengthTicksLo() <= cp.lengthTicksTruth() && cp.lengthTicksTruth() <= cp.lengthTicksHi());
-        for (CriticalPath.Share s : cp.shares()) {
-            if (!(s.lo() - slack <= s.truth() && s.truth() <= s.hi() + slack)) {
-                misses.add(String.format("critical path share %s: truth %.6f outside [%.6f, %.6f]", s.name(), s.truth(),
-                        s.lo(), s.hi()));
-            }
-        }
-        for (CriticalPath.Zeroing z : cp.zeroing()) {
-            if (!(z.savedLo() - slack <= z.truth() && z.truth() <= z.savedHi() + slack)) {
-                misses.add(String.format("zeroing %s: truth %.6f outside [%.6f, %.6f]", z.region(), z.truth(),
-                        z.savedLo(), z.savedHi()));
-            }
-        }
-        if (!(cp.handoffsOnPathLo() <= cp.handoffsOnPathTruth() && cp.handoffsOnPathTruth() <= cp.handoffsOnPathHi())) {
-            misses.add("handoffs on the path: truth " + cp.handoffsOnPathTruth() + " outside ["
-                    + cp.handoffsOnPathLo() + ", " + cp.handoffsOnPathHi() + "]");
+        for (String[] span : new String[][] {{null, null}, {SyntheticRun.BODY, SyntheticRun.BARRIER}}) {
+            CriticalPath.Result cp = CriticalPath.compute(c.profile(), span[0], span[1]);
+            assertTrue(cp.handoffsOnPathTruth() > 0, "the true path crosses no handoff: the run tests nothing");
+            assertTrue(cp.lengthTicksLo() <= cp.lengthTicksTruth() && cp.lengthTicksTruth() <= cp.lengthTicksHi());
+            misses.addAll(CausalPropertiesTest.pathMisses(cp, c.events().size()));
         }
         assertEquals(List.of(), misses);
     }
