@@ -176,37 +176,17 @@ public final class ProcessQueue implements AutoCloseable {
 
     /** {@code visitor}, with the loss and end records also counted in {@link #loss}. */
     private RecordVisitor counting(RecordVisitor visitor) {
-        return new RecordVisitor() {
-            @Override
-            public void region(RegionInfo region) {
-                visitor.region(region);
-            }
-
-            @Override
-            public void thread(ThreadInfo thread) {
-                visitor.thread(thread);
-            }
-
-            @Override
-            public void batch(EventBatchReader events) throws FormatException {
-                visitor.batch(events);
-            }
-
-            @Override
-            public void weaving(WeavingSummary weaving) {
-                visitor.weaving(weaving);
-            }
-
+        return new RecordVisitor.Forwarding(visitor) {
             @Override
             public void loss(ThreadLoss threadLoss) {
                 loss.loss(threadLoss);
-                visitor.loss(threadLoss);
+                next.loss(threadLoss);
             }
 
             @Override
             public void end(ProcessEnd end) {
                 loss.end(end);
-                visitor.end(end);
+                next.end(end);
             }
         };
     }

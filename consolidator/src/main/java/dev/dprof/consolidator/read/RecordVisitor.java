@@ -30,4 +30,47 @@ public interface RecordVisitor {
 
     default void end(ProcessEnd end) {
     }
+
+    /**
+     * A visitor that hands every record on to another, for visitors that look at some records on
+     * the way (a count, a split): whatever they do not override reaches the visitor behind them, so a
+     * record kind added later is never dropped by one of them.
+     */
+    abstract class Forwarding implements RecordVisitor {
+        protected final RecordVisitor next;
+
+        protected Forwarding(RecordVisitor next) {
+            this.next = next;
+        }
+
+        @Override
+        public void region(RegionInfo region) {
+            next.region(region);
+        }
+
+        @Override
+        public void thread(ThreadInfo thread) {
+            next.thread(thread);
+        }
+
+        @Override
+        public void batch(EventBatchReader events) throws FormatException {
+            next.batch(events);
+        }
+
+        @Override
+        public void weaving(WeavingSummary weaving) {
+            next.weaving(weaving);
+        }
+
+        @Override
+        public void loss(ThreadLoss loss) {
+            next.loss(loss);
+        }
+
+        @Override
+        public void end(ProcessEnd end) {
+            next.end(end);
+        }
+    }
 }

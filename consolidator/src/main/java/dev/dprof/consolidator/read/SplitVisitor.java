@@ -4,10 +4,6 @@ import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchBuilder;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
-import dev.dprof.format.ProcessEnd;
-import dev.dprof.format.RegionInfo;
-import dev.dprof.format.ThreadInfo;
-import dev.dprof.format.WeavingSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,8 +21,7 @@ import java.util.Map;
  * <p>Memory: per virtual thread being read, the rank of its next piece; the bytes of the pieces
  * that came early (at most what one drain pass held of the thread).
  */
-final class SplitVisitor implements RecordVisitor {
-    private final RecordVisitor visitor;
+final class SplitVisitor extends RecordVisitor.Forwarding {
     private final VirtualThreadSplit split;
     private final VirtualThreadSplit.Walk walk;
     private final EventBatchBuilder own = new EventBatchBuilder();
@@ -49,29 +44,9 @@ final class SplitVisitor implements RecordVisitor {
     }
 
     SplitVisitor(RecordVisitor visitor, VirtualThreadSplit split) {
-        this.visitor = visitor;
+        super(visitor);
         this.split = split;
         this.walk = split.new Walk();
-    }
-
-    @Override
-    public void region(RegionInfo region) {
-        visitor.region(region);
-    }
-
-    @Override
-    public void thread(ThreadInfo thread) {
-        visitor.thread(thread);
-    }
-
-    @Override
-    public void weaving(WeavingSummary weaving) {
-        visitor.weaving(weaving);
-    }
-
-    @Override
-    public void end(ProcessEnd end) {
-        visitor.end(end);
     }
 
     @Override
@@ -81,7 +56,7 @@ final class SplitVisitor implements RecordVisitor {
         int[] seen = position.computeIfAbsent(thread, t -> new int[1]);
         int doc = seen[0]++;
         if (docs == null || doc >= docs.documents || !docs.isCarrier() || docs.allOwn(doc)) {
-            visitor.batch(events);
+            next.batch(events);
             return;
         }
         walk.start(docs, doc);
@@ -171,12 +146,12 @@ final class SplitVisitor implements RecordVisitor {
     private void deliver(EventBatchBuilder batch) throws FormatException {
         sink.clear();
         batch.encode(sink);
-        visitor.batch(out.reset(sink.array(), 1, sink.size() - 1));
+        next.batch(out.reset(sink.array(), 1, sink.size() - 1));
     }
 
     private void deliver(byte[] batch) throws FormatException {
         if (batch != null) {
-            visitor.batch(out.reset(batch, 1, batch.length - 1));
+            next.batch(out.reset(batch, 1, batch.length - 1));
         }
     }
 }
