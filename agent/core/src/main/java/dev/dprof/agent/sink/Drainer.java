@@ -302,16 +302,21 @@ public final class Drainer implements RingVisitor, Runnable {
 
     /** Writes new regions, then every ring's pending events; {@code last} at shutdown (see {@link Rings#drainLast}). */
     private void drainOnce(boolean last) {
-        for (RegionInfo r = regions.pollUnwritten(); r != null; r = regions.pollUnwritten()) {
-            r.encode(out.start());
-            out.append(0);
-        }
+        writeNewRegions();
         if (last) {
             Rings.drainLast(this, scratch);
         } else {
             Rings.drain(this, scratch);
         }
         VirtualThreads.drainStarted(nameVirtualThread);
+    }
+
+    /** The regions registered since the last call, written before any batch that may use them. */
+    private void writeNewRegions() {
+        for (RegionInfo r = regions.pollUnwritten(); r != null; r = regions.pollUnwritten()) {
+            r.encode(out.start());
+            out.append(0);
+        }
     }
 
     @Override
@@ -323,7 +328,10 @@ public final class Drainer implements RingVisitor, Runnable {
             return;
         }
         if (count > 0) {
-            // A virtual thread's start happens before its first mount, which these slots may hold.
+            // A region is registered before its first event is recorded, and a virtual thread's
+            // start happens before its first mount: these slots may hold either, registered since
+            // this pass began.
+            writeNewRegions();
             VirtualThreads.drainStarted(nameVirtualThread);
             out.batch(threadId, slots, count);
         }
