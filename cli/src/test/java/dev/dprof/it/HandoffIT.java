@@ -158,11 +158,16 @@ class HandoffIT {
         }
         long pooled = edges(run, matched, "HandoffApp.pool:");
         long scheduled = edges(run, matched, "HandoffApp.scheduled:");
-        // Every item gives an edge, unless its take overlapped a resync of its queue (counted).
+        // Every item gives an edge, or a counted loss: its take overlapped a resync of its queue, or
+        // its put was still blocked when a resync snapshot the queue (counted as departed, beside the
+        // drained queue's items). Never more edges than items.
         long full = edges(run, matched, "HandoffApp.full:");
-        assertEquals(RELAYS.size() * ITEMS + (ITEMS - 1) + ITEMS + ITEMS / 5,
-                relayed + pooled + scheduled + full + takesDuringResync,
-                () -> "edges " + matched + ", takes during a resync " + takesDuringResync);
+        long items = RELAYS.size() * ITEMS + (ITEMS - 1) + ITEMS + ITEMS / 5;
+        long edges = relayed + pooled + scheduled + full;
+        long departedBesidesDrained = departed - ITEMS;
+        assertTrue(edges + takesDuringResync <= items && items <= edges + takesDuringResync + departedBesidesDrained,
+                () -> "items " + items + ", edges " + matched + ", takes during a resync " + takesDuringResync
+                        + ", departed beside the drained items " + departedBesidesDrained);
 
         long blocked = edges(run, pressure, "HandoffApp.full:");
         assertTrue(blocked >= 1 && blocked <= ITEMS / 5 - 1, () -> "back-pressure takes " + pressure);
