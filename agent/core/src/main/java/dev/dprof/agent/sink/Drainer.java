@@ -90,6 +90,8 @@ public final class Drainer implements RingVisitor, Runnable {
     private volatile boolean running = true;
     private volatile Thread thread;
     private long ownThreadId = -1;
+    /** While the warm-up writes into its scratch queue (the drainer thread only). */
+    private boolean warming;
     /** The warm-up's short-lived threads, whose events never go to the process's queue. */
     private final long[] warmupThreads = new long[WARM_PASSES / NEW_THREAD_EVERY + 1];
     private int warmupThreadCount;
@@ -259,6 +261,7 @@ public final class Drainer implements RingVisitor, Runnable {
             try (QueueSink scratchSink = QueueSink.open(dir)) {
                 out = new BatchWriter(scratchSink, clock.simulated().orElse(null), withCpu, warn);
                 ownThreadId = -1;
+                warming = true;
                 ProbeWarmup probes = new ProbeWarmup(Math.max(1, Math.min(8, ringEvents / (4 * ProbeWarmup.EVENTS_PER_ROUND))));
                 long deadline = System.nanoTime() + WARM_BUDGET_NANOS;
                 for (int pass = 0; pass < WARM_PASSES && running && System.nanoTime() - deadline < 0; pass++) {
@@ -281,6 +284,7 @@ public final class Drainer implements RingVisitor, Runnable {
         } finally {
             out = real;
             ownThreadId = self;
+            warming = false;
             deleteFlat(dir);
         }
     }
@@ -311,8 +315,14 @@ public final class Drainer implements RingVisitor, Runnable {
         VirtualThreads.drainStarted(nameVirtualThread);
     }
 
-    /** The regions registered since the last call, written before any batch that may use them. */
+    /**
+     * The regions registered since the last call, written before any batch that may use them; not
+     * during the warm-up, whose writer is the scratch queue's (the table belongs in the process's).
+     */
     private void writeNewRegions() {
+        if (warming) {
+            return;
+        }
         for (RegionInfo r = regions.pollUnwritten(); r != null; r = regions.pollUnwritten()) {
             r.encode(out.start());
             out.append(0);
