@@ -24,7 +24,7 @@ import java.util.function.ToLongFunction;
  * machinery and the agent's filter just short of C2's thresholds. The application's own first
  * lambdas then pushed them over, just as its hot loop began: C2 spent 60–400 ms on
  * {@code SymbolTable.addConstantMemberReference} and its kin while the loop ran in C1 code, which
- * cost a K-Means run 35–120 ms in its first iteration (BENCHMARKS.md, "Session 5",
+ * cost a K-Means run 35–120 ms in its first iteration (BENCHMARKS.md, "Agent overhead",
  * {@code -XX:+LogCompilation}). One long burst of lambdas does not do it: while C2's queue is long
  * its thresholds are scaled up, so methods stay just short of them until the queue has drained.
  * Hence rounds, each after the compilers went quiet.

@@ -113,7 +113,7 @@ public final class Weaver {
      * loader can find, so that they are woven before {@code main}. Left to load when the application
      * first uses them, such a class is woven while the application runs: K-Means loads its worker
      * class just before its iterations, and ByteBuddy's parser, hot from the weaving, then kept the
-     * C2 compiler from the application's own loop for 50–100 ms (BENCHMARKS.md, "Session 5").
+     * C2 compiler from the application's own loop for 50–100 ms (BENCHMARKS.md, "Agent overhead").
      * Loading is all this does: no static initializer runs before the application's first use.
      * A class that does not load here (another loader's, say) is woven when it loads.
      */
@@ -248,7 +248,7 @@ public final class Weaver {
      * times, for the agent's JIT warm-up before {@code main}. Every class the JVM loads passes
      * through the filter; left to the application's class loading, it became hot enough for C2 just
      * as K-Means began its iterations, and compiling it kept C2 from the application's loop for
-     * about 70 ms (BENCHMARKS.md, "Session 5").
+     * about 70 ms (BENCHMARKS.md, "Agent overhead").
      */
     public void warmUpFilter(Instrumentation inst) {
         List<Class<?>> named = new ArrayList<>();

@@ -119,7 +119,7 @@ public final class QueueSink implements AutoCloseable {
     /**
      * One document of the record's bytes. {@code writeBytes} rather than a {@code DocumentContext}:
      * the same document, and 25% less time per append in the drainer of a K-Means worker
-     * (BENCHMARKS.md, "Session 5").
+     * (BENCHMARKS.md, "Agent overhead").
      */
     private void write(ByteSink record) {
         if (wrapped != record.array()) {
