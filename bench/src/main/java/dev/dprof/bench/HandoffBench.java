@@ -95,36 +95,33 @@ public class HandoffBench {
     @Group("array")
     @GroupThreads(1)
     public boolean arrayPut(Array q, Cursor c, Control control) {
-        Object o = c.item();
-        while (!q.queue.offer(o)) {
-            if (control.stopMeasurement) {
-                return false;
-            }
-            Thread.onSpinWait();
-        }
-        return true;
+        return put(q.queue, c.item(), control);
     }
 
     @Benchmark
     @Group("array")
     @GroupThreads(1)
     public Object arrayTake(Array q, Control control) {
-        Object o;
-        while ((o = q.queue.poll()) == null) {
-            if (control.stopMeasurement) {
-                return null;
-            }
-            Thread.onSpinWait();
-        }
-        return o;
+        return take(q.queue, control);
     }
 
     @Benchmark
     @Group("linked")
     @GroupThreads(1)
     public boolean linkedPut(Linked q, Cursor c, Control control) {
-        Object o = c.item();
-        while (!q.queue.offer(o)) {
+        return put(q.queue, c.item(), control);
+    }
+
+    @Benchmark
+    @Group("linked")
+    @GroupThreads(1)
+    public Object linkedTake(Linked q, Control control) {
+        return take(q.queue, control);
+    }
+
+    /** Offers until the queue takes the item, spinning; false if the measurement ended first. */
+    private static boolean put(BlockingQueue<Object> queue, Object item, Control control) {
+        while (!queue.offer(item)) {
             if (control.stopMeasurement) {
                 return false;
             }
@@ -133,12 +130,10 @@ public class HandoffBench {
         return true;
     }
 
-    @Benchmark
-    @Group("linked")
-    @GroupThreads(1)
-    public Object linkedTake(Linked q, Control control) {
+    /** Polls until an item comes, spinning; null if the measurement ended first. */
+    private static Object take(BlockingQueue<Object> queue, Control control) {
         Object o;
-        while ((o = q.queue.poll()) == null) {
+        while ((o = queue.poll()) == null) {
             if (control.stopMeasurement) {
                 return null;
             }

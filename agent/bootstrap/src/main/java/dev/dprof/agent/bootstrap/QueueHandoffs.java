@@ -124,6 +124,17 @@ public final class QueueHandoffs {
         return token;
     }
 
+    /**
+     * At the end of a blocking put of a bounded queue: {@link #afterPut}, then {@link #afterPressure}
+     * with what the entry saw. {@code returned} is the put's return value, or null for a void put.
+     */
+    public static void afterBlockingPut(Object queue, Object element, long token, Object returned, Throwable thrown,
+                                        long pressure, long removals) {
+        boolean inserted = thrown == null && !Boolean.FALSE.equals(returned);
+        afterPut(queue, element, token, inserted);
+        afterPressure(queue, pressure, removals, inserted);
+    }
+
     /** At the end of a put that {@link #beforePut} registered: {@code inserted} is whether the element is in the queue. */
     public static void afterPut(Object queue, Object element, long token, boolean inserted) {
         if (token != QueueHandoff.NESTED && !inserted) {

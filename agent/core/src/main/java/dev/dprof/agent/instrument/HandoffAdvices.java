@@ -78,9 +78,7 @@ final class HandoffAdvices {
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
                          @Advice.Thrown Throwable thrown, @Advice.Local("pressure") long pressure,
                          @Advice.Local("removals") long removals) {
-            boolean inserted = thrown == null && !Boolean.FALSE.equals(returned);
-            QueueHandoffs.afterPut(queue, element, token, inserted);
-            QueueHandoffs.afterPressure(queue, pressure, removals, inserted);
+            QueueHandoffs.afterBlockingPut(queue, element, token, returned, thrown, pressure, removals);
         }
     }
 
@@ -102,9 +100,7 @@ final class HandoffAdvices {
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
                          @Advice.Thrown Throwable thrown, @Advice.Local("pressure") long pressure,
                          @Advice.Local("removals") long removals) {
-            boolean inserted = thrown == null && !Boolean.FALSE.equals(returned);
-            QueueHandoffs.afterPut(queue, element, token, inserted);
-            QueueHandoffs.afterPressure(queue, pressure, removals, inserted);
+            QueueHandoffs.afterBlockingPut(queue, element, token, returned, thrown, pressure, removals);
         }
     }
 
