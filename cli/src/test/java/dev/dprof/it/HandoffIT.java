@@ -186,6 +186,7 @@ class HandoffIT {
             assertTrue(matched.getOrDefault(region, 0) >= 1, () -> future + ": a waiting get's edge " + matched);
         }
         checkThreads(run);
+        checkMonitors(run, output);
         assertTrue(endsNotFound.size() <= 1, () -> "joins whose thread's end was not recorded: " + endsNotFound
                 + " of threads " + run.threadNames());
         if (!endsNotFound.isEmpty()) {
@@ -199,6 +200,32 @@ class HandoffIT {
                 .filter(n -> n.startsWith("queue: ") && n.contains(" allocated in " + site)).toList();
         assertEquals(1, regions.size(), () -> "regions of " + site + ": " + run.regions().values());
         return matched.getOrDefault(regions.get(0), 0);
+    }
+
+    /**
+     * Every wait of {@link HandoffApp.Turn} ended with a notification, so each took one (the general
+     * check above proved each take has its put); the wait that timed out took none; the misuses
+     * threw as without the agent (the output comparison) and recorded nothing.
+     */
+    private static void checkMonitors(Recording run, Output output) {
+        long waits = output.stderr().stream().filter(l -> l.startsWith("monitor waits: "))
+                .mapToLong(l -> Long.parseLong(l.substring("monitor waits: ".length()))).findFirst()
+                .orElseThrow(() -> new AssertionError("no monitor waits line\n" + output));
+        List<String> notifies = run.regions().values().stream().map(RegionInfo::name)
+                .filter(n -> n.startsWith("monitor: notifyAll in HandoffApp$Turn.pass:")).toList();
+        assertEquals(1, notifies.size(), () -> "the notify's site: " + run.regions().values());
+        String waitSite = run.regions().values().stream().map(RegionInfo::name)
+                .filter(n -> n.startsWith("monitor: wait in HandoffApp$Turn.pass:")).findFirst()
+                .orElseThrow(() -> new AssertionError("no wait site: " + run.regions().values()));
+        assertEquals(waits, run.events(waitSite, EventKind.HANDOFF_TAKE).size(), "a take per wait of the turn");
+        assertTrue(run.events(notifies.get(0), EventKind.HANDOFF_PUT).size() >= waits,
+                "a notification recorded for each wait it ended");
+        run.regions().values().stream().map(RegionInfo::name)
+                .filter(n -> n.startsWith("monitor: ") && (n.contains("HandoffApp.timedOut:")
+                        || n.contains("HandoffApp.misused:"))).forEach(n -> assertEquals(0,
+                        run.events(n, EventKind.HANDOFF_TAKE).size() + run.events(n, EventKind.HANDOFF_PUT).size(),
+                        () -> "nothing recorded at " + n));
+        System.err.println("HandoffIT: " + waits + " waits of the turn, each a monitor handoff");
     }
 
     /** Each joined thread: started (put 0, id), ended (put 1, id, by itself), joined (take 1, id). */

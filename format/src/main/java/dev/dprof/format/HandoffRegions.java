@@ -20,7 +20,7 @@ import java.util.Locale;
  * thread's first event in the process (no event of its own is recorded for it);</li>
  * <li>{@link #THREAD_END}: a thread puts its own id as it ends; {@code join} takes it;</li>
  * <li>from {@link #FIRST_OBJECT} on: one channel per queue, executor or future table of the process,
- * with a sequence number per channel as key;</li>
+ * and one for all its monitors, with a sequence number per channel as key;</li>
  * <li>with {@link #CUSTOM_CHANNEL} set: a handoff the YAML picks ({@code kind: handoff}), its configured
  * channel's value in the bits below;</li>
  * <li>a take whose channel has {@link #BACK_PRESSURE} set is a put that blocked on a full queue:
@@ -50,6 +50,8 @@ public final class HandoffRegions {
         FUTURE,
         /** {@code Thread.start} to the new thread's first event; a thread's end to the return of {@code join}. */
         THREAD,
+        /** A monitor's {@code notify} or {@code notifyAll}, to the return of a {@code wait} on it that began before. */
+        MONITOR,
         /** A handoff the YAML picks ({@code kind: handoff}, {@code side: put|take}). */
         CUSTOM;
 
@@ -64,6 +66,16 @@ public final class HandoffRegions {
     /** The region name of a handoff site. */
     public static String siteName(Kind kind, String className, String where) {
         return kind.yamlName() + ": " + className + " allocated in " + where;
+    }
+
+    /**
+     * The region name of a call site of {@code Object.}{@code method} ({@code wait}, {@code notify},
+     * {@code notifyAll}) at {@code where} ({@code Class.method:line}), e.g.
+     * {@code monitor: notifyAll in CommitProcessor.wakeup:412}. The monitor's class is not in the
+     * name: javac names {@code Object} as the owner of these calls, whatever the receiver.
+     */
+    public static String monitorSiteName(String method, String where) {
+        return Kind.MONITOR.yamlName() + ": " + method + " in " + where;
     }
 
     /** The region name of the thread handoffs of a process. */

@@ -76,6 +76,79 @@ public final class HandoffApp {
         System.out.println("chain " + chain());
         System.out.println("threads " + threads());
         System.out.println("futures " + futures());
+        System.out.println("monitor " + monitor(n));
+        System.out.println("timed out " + timedOut());
+        System.out.println("misused " + misused());
+    }
+
+    /** A turn passed back and forth {@code n} times through one monitor. */
+    static final class Turn {
+        int holder;
+        long waits;
+
+        synchronized void pass(int from, int to) throws InterruptedException {
+            while (holder != from) {
+                wait();
+                waits++;
+            }
+            holder = to;
+            notifyAll();
+        }
+    }
+
+    /**
+     * Two threads pass a turn {@code n} times through {@link Turn}'s monitor; returns the turns passed.
+     * How many times each waited varies from run to run: stderr says ({@code monitor waits: K}), and
+     * each of those waits ended with a notification.
+     */
+    private static long monitor(int n) throws InterruptedException {
+        Turn turn = new Turn();
+        Thread other = new Thread(() -> {
+            try {
+                for (int i = 0; i < n; i++) {
+                    turn.pass(1, 0);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "turn-taker");
+        other.start();
+        for (int i = 0; i < n; i++) {
+            turn.pass(0, 1);
+        }
+        other.join();
+        synchronized (turn) {
+            System.err.println("monitor waits: " + turn.waits);
+        }
+        return 2L * n;
+    }
+
+    /** A timed wait nobody notifies: it ends by its timeout. */
+    private static boolean timedOut() throws InterruptedException {
+        Object lonely = new Object();
+        synchronized (lonely) {
+            lonely.wait(5);
+        }
+        return true;
+    }
+
+    /** {@code notify} and {@code wait} without the monitor throw as without the agent. */
+    private static String misused() {
+        Object m = new Object();
+        String outcome;
+        try {
+            m.notify();
+            outcome = "notified";
+        } catch (IllegalMonitorStateException e) {
+            outcome = e.getClass().getSimpleName();
+        }
+        try {
+            m.wait(1);
+            outcome += " waited";
+        } catch (IllegalMonitorStateException | InterruptedException e) {
+            outcome += " " + e.getClass().getSimpleName();
+        }
+        return outcome;
     }
 
     static BlockingQueue<Item> linked() {

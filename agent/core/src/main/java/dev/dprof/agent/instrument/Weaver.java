@@ -104,6 +104,9 @@ public final class Weaver {
      */
     public ResettableClassFileTransformer install(Instrumentation inst) {
         ResettableClassFileTransformer transformer = installTransformer(inst);
+        if (config.handoffs().contains(HandoffRegions.Kind.MONITOR)) {
+            inst.addTransformer(new MonitorCallSites(this::isApplication, table, this::weavingFailed), false);
+        }
         loadNamedClasses(ClassLoader.getSystemClassLoader());
         return transformer;
     }
@@ -157,18 +160,8 @@ public final class Weaver {
         if (name.equals(VirtualThreadAdvices.TYPE)) {
             return VirtualThreadAdvices.enabled() ? ByName.WEAVE : ByName.SKIP;
         }
-        for (String own : OWN_PACKAGES) {
-            if (name.startsWith(own)) {
-                return ByName.SKIP;
-            }
-        }
-        if (name.startsWith("net.bytebuddy.") || name.startsWith("java.lang.invoke.")) {
+        if (!isApplication(name)) {
             return ByName.SKIP;
-        }
-        for (ClassPattern exclude : excludes) {
-            if (exclude.matches(name)) {
-                return ByName.SKIP;
-            }
         }
         for (Selector s : selectors) {
             if (s.type.matches(name)) {
@@ -176,6 +169,24 @@ public final class Weaver {
             }
         }
         return config.annotations() ? ByName.IF_ANNOTATED : ByName.SKIP;
+    }
+
+    /** Whether a class may be the application's: not the agent's own, not ByteBuddy's, not excluded by the YAML. */
+    private boolean isApplication(String name) {
+        for (String own : OWN_PACKAGES) {
+            if (name.startsWith(own)) {
+                return false;
+            }
+        }
+        if (name.startsWith("net.bytebuddy.") || name.startsWith("java.lang.invoke.")) {
+            return false;
+        }
+        for (ClassPattern exclude : excludes) {
+            if (exclude.matches(name)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -528,12 +539,17 @@ public final class Weaver {
     private final class FailureListener extends AgentBuilder.Listener.Adapter {
         @Override
         public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {
-            int n = failures.incrementAndGet();
-            if (n <= MAX_REPORTED_FAILURES) {
-                warn.accept("could not weave " + typeName + " (" + throwable + "); it runs unprofiled");
-                if (Boolean.getBoolean(DEBUG_PROPERTY)) {
-                    throwable.printStackTrace();
-                }
+            weavingFailed(typeName, throwable);
+        }
+    }
+
+    /** One line for each of the first {@value #MAX_REPORTED_FAILURES} classes that could not be woven. */
+    private void weavingFailed(String typeName, Throwable throwable) {
+        int n = failures.incrementAndGet();
+        if (n <= MAX_REPORTED_FAILURES) {
+            warn.accept("could not weave " + typeName + " (" + throwable + "); it runs unprofiled");
+            if (Boolean.getBoolean(DEBUG_PROPERTY)) {
+                throwable.printStackTrace();
             }
         }
     }
