@@ -34,8 +34,8 @@ import net.bytebuddy.jar.asm.Opcodes;
  * <h2>Implementation notes</h2>
  * <ul>
  * <li>Every class the application loads passes here; one that has no constant-pool string
- * {@code wait}, {@code notify} or {@code notifyAll} (nearly all) is passed over after a scan of its
- * bytes, without being parsed.</li>
+ * {@code wait}, {@code notify} or {@code notifyAll} (nearly all) is passed over after a walk of its
+ * constant pool, without being parsed.</li>
  * <li>The rewrite replaces one instruction by two (the site's id, then a static call with the same
  * stack effect plus that id): no branch, no frame changes, the method's max stack grows by one.
  * A method that would outgrow the class-file limits leaves its class as it was.</li>
@@ -47,7 +47,7 @@ import net.bytebuddy.jar.asm.Opcodes;
  */
 final class MonitorCallSites implements ClassFileTransformer {
     private static final String TARGET = MonitorHandoffs.class.getName().replace('.', '/');
-    private static final byte[][] NAMES = {utf8("wait"), utf8("notify"), utf8("notifyAll")};
+    private static final byte[][] NAMES = {ascii("wait"), ascii("notify"), ascii("notifyAll")};
 
     /** A rewritten call: the method called, its descriptor, and the {@link MonitorHandoffs} method that replaces it. */
     private enum Call {
@@ -113,14 +113,62 @@ final class MonitorCallSites implements ClassFileTransformer {
         }
     }
 
-    /** Whether the constant pool may hold one of the three names (a UTF-8 entry: tag 1, length, bytes). */
-    static boolean namesMonitorMethod(byte[] bytes) {
-        for (byte[] name : NAMES) {
-            if (Weaver.contains(bytes, name)) {
+    /**
+     * Whether the class file's constant pool holds the UTF-8 entry {@code wait}, {@code notify} or
+     * {@code notifyAll}, which every call of them names. Walks the pool's entries (JVMS §4.4), not
+     * the bytes: a few hundred steps for a typical class. A class file too short or with an
+     * unknown tag answers true, and the parser that reads it next reports it.
+     */
+    static boolean namesMonitorMethod(byte[] b) {
+        try {
+            if (b.length < 10) {
                 return true;
             }
+            int count = u2(b, 8);
+            int at = 10;
+            for (int i = 1; i < count; i++) {
+                int tag = b[at];
+                switch (tag) {
+                    case 1 -> {
+                        int length = u2(b, at + 1);
+                        if (length == 4 || length == 6 || length == 9) {
+                            for (byte[] name : NAMES) {
+                                if (name.length == length && equalAt(b, at + 3, name)) {
+                                    return true;
+                                }
+                            }
+                        }
+                        at += 3 + length;
+                    }
+                    case 7, 8, 16, 19, 20 -> at += 3;
+                    case 15 -> at += 4;
+                    case 3, 4, 9, 10, 11, 12, 17, 18 -> at += 5;
+                    case 5, 6 -> {
+                        at += 9;
+                        i++;
+                    }
+                    default -> {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        } catch (ArrayIndexOutOfBoundsException e) {
+            return true;
         }
-        return false;
+    }
+
+    private static int u2(byte[] b, int at) {
+        return (b[at] & 0xFF) << 8 | (b[at + 1] & 0xFF);
+    }
+
+    private static boolean equalAt(byte[] b, int at, byte[] name) {
+        for (int j = 0; j < name.length; j++) {
+            if (b[at + j] != name[j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean seesAgent(ClassLoader loader) {
@@ -207,13 +255,7 @@ final class MonitorCallSites implements ClassFileTransformer {
         return internalName.substring(internalName.lastIndexOf('/') + 1);
     }
 
-    private static byte[] utf8(String name) {
-        byte[] chars = name.getBytes(StandardCharsets.US_ASCII);
-        byte[] entry = new byte[chars.length + 3];
-        entry[0] = 1;
-        entry[1] = 0;
-        entry[2] = (byte) chars.length;
-        System.arraycopy(chars, 0, entry, 3, chars.length);
-        return entry;
+    private static byte[] ascii(String name) {
+        return name.getBytes(StandardCharsets.US_ASCII);
     }
 }

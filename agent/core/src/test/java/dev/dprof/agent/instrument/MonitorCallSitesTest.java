@@ -67,11 +67,21 @@ class MonitorCallSitesTest {
         }
     }
 
-    /** No monitor calls at all. */
+    /** No monitor calls at all, only strings that contain their names. */
     public static final class Plain implements Callable<Integer> {
+        static final String TEXT = "wait, then notifyAll";
+        static final double SCALE = 1.5;
+        static final long BIG = 1L << 40;
+
         @Override
         public Integer call() {
-            return 42;
+            return TEXT.length() + (int) (SCALE * (BIG >>> 40));
+        }
+    }
+
+    /** A method of its own named like one: the class is parsed, nothing is rewritten. */
+    public static final class NamedLikeOne {
+        public void notify(int times) {
         }
     }
 
@@ -134,6 +144,9 @@ class MonitorCallSitesTest {
         assertNull(sites.transform(getClass().getClassLoader(), Plain.class.getName().replace('.', '/'), null, null,
                 plain));
         assertTrue(MonitorCallSites.namesMonitorMethod(bytesOf(Mailbox.class)));
+        byte[] named = bytesOf(NamedLikeOne.class);
+        assertTrue(MonitorCallSites.namesMonitorMethod(named));
+        assertNull(sites.rewrite(named), "no call of Object's notify: left as it was");
     }
 
     @Test
