@@ -43,8 +43,6 @@ import java.util.stream.Collectors;
 final class ForkedJvm {
     /** How long any forked JVM may take before the test fails (and the JVM is killed). */
     static final Duration TIMEOUT = Duration.ofSeconds(90);
-    /** The Temurin 25 JDK of this machine, for the tests that run on it when present. */
-    static final Path JDK_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
 
     private final String name;
     private final List<String> launch;
@@ -132,7 +130,7 @@ final class ForkedJvm {
         return this;
     }
 
-    /** Runs on another JDK, e.g. {@link #JDK_25}. */
+    /** Runs on another JDK, e.g. {@link Jdks#modern}. */
     ForkedJvm javaHome(Path home) {
         javaHome = home;
         return this;

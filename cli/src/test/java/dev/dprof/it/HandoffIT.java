@@ -2,8 +2,6 @@ package dev.dprof.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dprof.format.EventKind;
 import dev.dprof.format.HandoffRegions;
@@ -12,16 +10,12 @@ import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.app.HandoffApp;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,42 +47,7 @@ class HandoffIT {
 
     @Test
     void everyTakeHasItsPutOnJdk21OrLater(@TempDir Path tmp) throws Exception {
-        runAndCheck(tmp, modernJdk());
-    }
-
-    /** A JDK 21 or later: Temurin 25 where the other tests look for it, else any under /usr/lib/jvm. */
-    static Path modernJdk() throws IOException {
-        Optional<Path> found = Files.isExecutable(ForkedJvm.JDK_25.resolve("bin/java")) ? Optional.of(ForkedJvm.JDK_25)
-                : findJdk(21);
-        if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail("CI=true and no JDK 21 or later was found (" + ForkedJvm.JDK_25 + ", /usr/lib/jvm/*)");
-        }
-        assumeTrue(found.isPresent(), "no JDK 21 or later installed: the check on it is skipped");
-        return found.get();
-    }
-
-    private static Optional<Path> findJdk(int minFeature) throws IOException {
-        Path root = Path.of("/usr/lib/jvm");
-        if (!Files.isDirectory(root)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> homes = Files.list(root)) {
-            return homes.filter(h -> Files.isExecutable(h.resolve("bin/java")) && feature(h) >= minFeature).findFirst();
-        }
-    }
-
-    private static int feature(Path home) {
-        try {
-            for (String line : Files.readAllLines(home.resolve("release"))) {
-                Matcher m = Pattern.compile("JAVA_VERSION=\"(\\d+).*").matcher(line);
-                if (m.matches()) {
-                    return Integer.parseInt(m.group(1));
-                }
-            }
-        } catch (IOException e) {
-            return 0;
-        }
-        return 0;
+        runAndCheck(tmp, Jdks.modern());
     }
 
     static void runAndCheck(Path tmp, Path javaHome) throws Exception {

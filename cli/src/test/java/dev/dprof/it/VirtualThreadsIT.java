@@ -2,8 +2,6 @@ package dev.dprof.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dprof.consolidator.consolidate.Consolidator;
 import dev.dprof.consolidator.profile.ProfileInfo;
@@ -69,12 +67,7 @@ class VirtualThreadsIT {
 
     @BeforeEach
     void requireVirtualThreads() throws IOException {
-        Optional<Path> found = jdk21OrLater();
-        if (found.isEmpty() && "true".equals(System.getenv("CI"))) {
-            fail("CI=true and no JDK 21 or later under /usr/lib/jvm: the virtual-thread tests cannot run");
-        }
-        assumeTrue(found.isPresent(), "no JDK 21 or later under /usr/lib/jvm: the virtual-thread tests are skipped");
-        jdk = found.get();
+        jdk = Jdks.modern();
     }
 
     @Test
@@ -283,27 +276,5 @@ class VirtualThreadsIT {
                 .mapToLong(m -> Long.parseLong(m.group(1))).toArray();
         assertEquals(2, figures.length, output::toString);
         return figures[1] - figures[0];
-    }
-
-    /** The first JDK of feature release 21 or later under /usr/lib/jvm, by its {@code release} file. */
-    static Optional<Path> jdk21OrLater() throws IOException {
-        Path jvms = Path.of("/usr/lib/jvm");
-        if (!Files.isDirectory(jvms)) {
-            return Optional.empty();
-        }
-        Pattern version = Pattern.compile("JAVA_VERSION=\"(\\d+)");
-        try (Stream<Path> homes = Files.list(jvms)) {
-            for (Path home : homes.sorted().toList()) {
-                Path release = home.resolve("release");
-                if (!Files.isRegularFile(release) || !Files.isExecutable(home.resolve("bin/java"))) {
-                    continue;
-                }
-                Matcher m = version.matcher(Files.readString(release));
-                if (m.find() && Integer.parseInt(m.group(1)) >= 21) {
-                    return Optional.of(home);
-                }
-            }
-        }
-        return Optional.empty();
     }
 }
