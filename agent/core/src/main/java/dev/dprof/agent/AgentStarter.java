@@ -19,6 +19,7 @@ import dev.dprof.agent.sink.Drainer;
 import dev.dprof.agent.sink.QueueSink;
 import dev.dprof.calibrator.net.AgentCalibration;
 import dev.dprof.calibrator.net.HostPort;
+import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.clock.ClockSource;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.HostName;
@@ -141,7 +142,8 @@ final class AgentStarter {
         drainer.start();
         recording = dir;
         awaitWarm(drainer);
-        config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
+        Optional<AgentCalibration> calibration = config.calibration()
+                .flatMap(c -> startCalibration(c, clock, dir.resolve("calibration")));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         if (!config.handoffs().isEmpty()) {
             Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
@@ -163,6 +165,9 @@ final class AgentStarter {
             warn("virtual threads are recorded as part of their carriers (" + VirtualThreads.unsupportedReason() + ")");
         }
         warn("recording " + config.regions().size() + " configured regions to " + dir + (attached ? " (attached)" : ""));
+        // The exchange before main: bounded (AgentCalibration.PRE_MAIN_WAIT_MILLIS from its start), so
+        // an unreachable base never holds the application back; weaving above ran meanwhile.
+        calibration.ifPresent(AgentCalibration::awaitFirstExchange);
         if (attached) {
             // What was loaded before the attach is woven by now: say how much, as the end of the run will.
             reportAttached(weaver.matches().summary(RegionMatches.loadedClassNames(inst.getAllLoadedClasses())));
@@ -222,14 +227,26 @@ final class AgentStarter {
         }
     }
 
-    /** Calibrates the probes' clock domain against the YAML's base on a daemon thread; never throws. */
-    private static void startCalibration(CalibrationSpec spec, DomainClock clock, Path out) {
+    /**
+     * Calibrates the probes' clock domain against the YAML's base on a daemon thread, with the
+     * YAML's key, else the environment's, else none only if the YAML says {@code insecure: true}
+     * (one line); never throws.
+     */
+    private static Optional<AgentCalibration> startCalibration(CalibrationSpec spec, DomainClock clock, Path out) {
         try {
-            AgentCalibration.start(new HostPort(spec.host(), spec.port()), spec.intervalSec(), clock, out,
+            Optional<SharedKey> key = SharedKey.choose(spec.keyFile(), spec.insecure(), "calibration.keyFile",
+                    "calibration.insecure: true");
+            if (key.isEmpty()) {
+                warn(SharedKey.insecureLine("calibration.insecure: true"));
+            }
+            return AgentCalibration.start(new HostPort(spec.host(), spec.port()), spec.intervalSec(), key, clock, out,
                     AgentStarter::warn);
+        } catch (IllegalArgumentException e) {
+            warn(e.getMessage() + "; calibration off, the application runs on");
         } catch (RuntimeException e) {
             warn("calibration off (" + e + "); the application runs on");
         }
+        return Optional.empty();
     }
 
     /** The YAML's configuration with what the agent arguments override ({@code handoffs=}). */
