@@ -49,9 +49,18 @@ public final class DomainConversion {
     private final Double supportedPpm;
     /** Whether the data contradict the assumption anywhere: then no tick of the domain gets a bound. */
     private final boolean contradicted;
+    /** The one zero (index in k1 order) without which the rest fits the assumption, or -1. */
+    private final int suspect;
 
     private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
                              long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm) {
+        this(calibration, drift, zeros, windows, meanFrequency, violations, supportedPpm, -1);
+    }
+
+    private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
+                             long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm,
+                             int suspect) {
+        this.suspect = suspect;
         this.calibration = calibration;
         this.drift = drift;
         this.zeros = zeros;
@@ -98,8 +107,11 @@ public final class DomainConversion {
             violations = DriftCheck.violations(zeros, sortedExtra, curvature);
             if (!violations.isEmpty()) {
                 supported = weakestSupported(zeros, sortedExtra, violations, ppm, calibration, meanHigh);
-                // The assumption is refuted: no tick gets a bound, so no window is built.
-                return new DomainConversion(calibration, drift, zeros, List.of(), mean, violations, supported);
+                // The assumption is refuted: no tick gets a bound, so no window is built. A single
+                // zero that explains it is named, never dropped: whether it lies or the drift broke
+                // the model around it, the data cannot tell.
+                return new DomainConversion(calibration, drift, zeros, List.of(), mean, violations, supported,
+                        suspect(zeros, sortedExtra, violations, curvature));
             }
             for (int i = 0; i + 1 < zeros.size(); i++) {
                 Zero left = zeros.get(i);
@@ -144,6 +156,36 @@ public final class DomainConversion {
             }
         }
         return null;
+    }
+
+    /**
+     * The one zero that every violated stretch holds and without which no stretch is violated, or
+     * -1 if there is none or more than one: a single false (forged, corrupted) zero among true
+     * ones shows this way. Only stretches near it are tested again: O(violations × {@value
+     * DriftCheck#ZEROS}) clips.
+     */
+    private static int suspect(List<Zero> zeros, List<LinePoint> extra, List<DriftCheck.Violation> violations,
+                               double curvature) {
+        int from = violations.stream().mapToInt(DriftCheck.Violation::firstZero).max().orElseThrow();
+        int to = violations.stream().mapToInt(DriftCheck.Violation::lastZero).min().orElseThrow();
+        int found = -1;
+        for (int j = from; j <= to; j++) {
+            List<Zero> without = new ArrayList<>(zeros);
+            without.remove(j);
+            boolean fits = true;
+            int lo = Math.max(0, j - DriftCheck.ZEROS + 1);
+            int hi = Math.min(without.size() - DriftCheck.ZEROS, j);
+            for (int first = lo; first <= hi && fits; first++) {
+                fits = DriftCheck.consistent(without, first, extra, curvature);
+            }
+            if (fits) {
+                if (found >= 0) {
+                    return -1; // two zeros each explain it: none is singled out
+                }
+                found = j;
+            }
+        }
+        return found;
     }
 
     /** How many zeros at each end of the run are candidates for the mean-frequency bound. */
@@ -269,11 +311,14 @@ public final class DomainConversion {
         double hz = calibration.nominalTickHz();
         if (!violations.isEmpty()) {
             DriftCheck.Violation v = violations.get(0);
+            String alone = suspect < 0 ? "" : String.format(Locale.ROOT, "; the zero of epoch %d alone explains it"
+                    + " (without it the zeros fit): a false or forged zero, or drift beyond the model around it",
+                    zeros.get(suspect).epoch());
             return Optional.of(String.format(Locale.ROOT,
-                    "%d of %d stretches of %d zeros contradict it, the first at epochs %d–%d (%.3f–%.3f s after the first zero)",
+                    "%d of %d stretches of %d zeros contradict it, the first at epochs %d–%d (%.3f–%.3f s after the first zero)%s",
                     violations.size(), zeros.size() - DriftCheck.ZEROS + 1, DriftCheck.ZEROS,
                     zeros.get(v.firstZero()).epoch(), zeros.get(v.lastZero()).epoch(),
-                    ((double) v.from() - spanFrom) / hz, ((double) v.to() - spanFrom) / hz));
+                    ((double) v.from() - spanFrom) / hz, ((double) v.to() - spanFrom) / hz, alone));
         }
         long[] first = contradictedStretches().get(0);
         return Optional.of(String.format(Locale.ROOT, "no line fits the points between %.3f and %.3f s after the first zero",
