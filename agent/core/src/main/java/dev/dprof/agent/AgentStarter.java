@@ -33,6 +33,7 @@ import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
@@ -138,12 +139,18 @@ final class AgentStarter {
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
         Drainer drainer = new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(),
                 header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
-        drainer.beforeEnd(() -> endOfRun(weaver, inst));
+        // The calibration's final exchange comes after the last drain, so no drained tick is after it.
+        CountDownLatch lastDrain = new CountDownLatch(1);
+        drainer.beforeEnd(() -> {
+            lastDrain.countDown();
+            return endOfRun(weaver, inst);
+        });
         drainer.start();
         recording = dir;
         awaitWarm(drainer);
         Optional<AgentCalibration> calibration = config.calibration()
                 .flatMap(c -> startCalibration(c, clock, dir.resolve("calibration")));
+        calibration.ifPresent(c -> c.finalExchangeAfter(lastDrain));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         if (!config.handoffs().isEmpty()) {
             Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));

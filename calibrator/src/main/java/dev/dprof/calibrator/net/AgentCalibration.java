@@ -32,6 +32,8 @@ public final class AgentCalibration {
     private final long startedAt = System.nanoTime();
     private final CountDownLatch firstExchange = new CountDownLatch(1);
     private final CountDownLatch stopSignal = new CountDownLatch(1);
+    /** What the shutdown hook waits for before the final exchange (see {@link #finalExchangeAfter}). */
+    private volatile CountDownLatch lastEvents = new CountDownLatch(0);
     private boolean stopped;
     private CalibrationNode node;
 
@@ -65,7 +67,7 @@ public final class AgentCalibration {
         Thread t = new Thread(calibration::run, "dprof-calibration");
         t.setDaemon(true);
         t.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(calibration::stop, "dprof-calibration-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(calibration::stopAfterLastEvents, "dprof-calibration-shutdown"));
         return Optional.of(calibration);
     }
 
@@ -156,6 +158,28 @@ public final class AgentCalibration {
             Thread.currentThread().interrupt();
             return true;
         }
+    }
+
+    /**
+     * Makes the shutdown hook's final exchange wait until {@code signal} is counted down (the
+     * agent does it once its last events are drained), at most {@value #LAST_EVENTS_WAIT_MILLIS}
+     * ms: shutdown hooks run concurrently, and a final zero taken while other hooks still record
+     * events would leave those outside the span.
+     */
+    public void finalExchangeAfter(CountDownLatch signal) {
+        lastEvents = signal;
+    }
+
+    /** The longest the final exchange waits for {@link #finalExchangeAfter}'s signal. */
+    static final long LAST_EVENTS_WAIT_MILLIS = 5_000;
+
+    private void stopAfterLastEvents() {
+        try {
+            lastEvents.await(LAST_EVENTS_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        stop();
     }
 
     /** Ends calibration with a final epoch and the file's {@code end} line; what the shutdown hook calls. Idempotent. */
