@@ -100,8 +100,8 @@ class ConfigLoaderTest {
         AgentConfig d = AgentConfig.defaults();
         assertEquals(List.of(d.version(), d.out(), d.clock(), d.drainIntervalMs(), d.ringEvents(), d.annotations()),
                 List.of(c.version(), c.out(), c.clock(), c.drainIntervalMs(), c.ringEvents(), c.annotations()));
-        assertEquals(Optional.of(new CalibrationSpec("calib.example.org", 7077, CalibrationSpec.DEFAULT_INTERVAL_SEC)),
-                c.calibration());
+        assertEquals(Optional.of(new CalibrationSpec("calib.example.org", 7077, CalibrationSpec.DEFAULT_INTERVAL_SEC,
+                Optional.of(Path.of("/etc/dprof/calibration.key")), false)), c.calibration());
         assertEquals(List.of(RegionKind.PLAIN, RegionKind.SEND, RegionKind.RECEIVE, RegionKind.BARRIER,
                 RegionKind.COLLECTIVE, RegionKind.PROGRESS, RegionKind.PLAIN),
                 c.regions().stream().map(RegionSpec::kind).toList());
