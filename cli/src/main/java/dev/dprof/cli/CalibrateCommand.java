@@ -19,13 +19,21 @@ import picocli.CommandLine.Command;
         description = "Clock calibration over UDP: 'serve' on the reference machine, 'join' on every other one.",
         subcommands = {CalibrateServeCommand.class, CalibrateJoinCommand.class})
 public final class CalibrateCommand {
-    /** The shared key named by {@code --key-file}, if any. */
-    static Optional<SharedKey> key(Path keyFile) throws CliException {
+    /**
+     * The shared key: {@code --key-file}, else the file {@code DPROF_CALIBRATION_KEY_FILE} names;
+     * none only with {@code --insecure}, which is said in one line.
+     */
+    static Optional<SharedKey> key(Path keyFile, boolean insecure) throws CliException {
+        Optional<SharedKey> key;
         try {
-            return keyFile == null ? Optional.empty() : Optional.of(SharedKey.read(keyFile));
+            key = SharedKey.choose(Optional.ofNullable(keyFile), insecure, "--key-file", "--insecure");
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
         }
+        if (key.isEmpty()) {
+            err(SharedKey.insecureLine("--insecure"));
+        }
+        return key;
     }
 
     /** This machine's clock domain read in order; says so in one line when it falls back to System.nanoTime. */

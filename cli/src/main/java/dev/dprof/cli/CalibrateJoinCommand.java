@@ -50,8 +50,12 @@ final class CalibrateJoinCommand implements Callable<Integer> {
             description = "wait per round trip before it counts as lost (default ${DEFAULT-VALUE})")
     long timeoutMs;
 
-    @Option(names = "--key-file", paramLabel = "F", description = "shared key (>= 16 bytes), the parent's and the children's")
+    @Option(names = "--key-file", paramLabel = "F", description = "shared key (>= 16 bytes), the parent's and the "
+            + "children's (default: the file $" + SharedKey.ENVIRONMENT + " names)")
     Path keyFile;
+
+    @Option(names = "--insecure", description = "run without a key: anyone on the path could forge zeros")
+    boolean insecure;
 
     @Option(names = "--verbose", description = "log one line per epoch to stderr")
     boolean verbose;
@@ -81,7 +85,7 @@ final class CalibrateJoinCommand implements Callable<Integer> {
         if (port != null && (port < 0 || port > 65535)) {
             throw new CliException("--port " + port + " is out of range (expected 0..65535)");
         }
-        Optional<SharedKey> key = CalibrateCommand.key(keyFile);
+        Optional<SharedKey> key = CalibrateCommand.key(keyFile, insecure);
         DomainClock clock = CalibrateCommand.clock();
         Optional<TestbedTicks> ticks = testTicks(clock);
         Consumer<String> epochLog = verbose ? CalibrateCommand::err : line -> { };
@@ -153,7 +157,8 @@ final class CalibrateJoinCommand implements Callable<Integer> {
             return Optional.empty();
         }
         try {
-            return Optional.of(CalibrationServer.start(port, clock, key, verbose ? CalibrateCommand::err : line -> { }));
+            return Optional.of(CalibrationServer.start(port, clock, key, verbose ? CalibrateCommand::err : line -> { },
+                    CalibrateCommand::err));
         } catch (IOException e) {
             throw new CliException("cannot serve on UDP port " + port + " (" + e.getMessage() + ")");
         }

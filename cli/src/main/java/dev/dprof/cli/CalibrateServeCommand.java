@@ -27,8 +27,12 @@ final class CalibrateServeCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "folder for the .cal file")
     Path out;
 
-    @Option(names = "--key-file", paramLabel = "F", description = "shared key (>= 16 bytes): only packets tagged with it count")
+    @Option(names = "--key-file", paramLabel = "F", description = "shared key (>= 16 bytes): only packets tagged with it "
+            + "count (default: the file $" + SharedKey.ENVIRONMENT + " names)")
     Path keyFile;
+
+    @Option(names = "--insecure", description = "run without a key: anyone who can reach the port could forge zeros")
+    boolean insecure;
 
     @Option(names = "--verbose", description = "log every node that says hello, and the counters at the end")
     boolean verbose;
@@ -42,11 +46,12 @@ final class CalibrateServeCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new CliException("--port " + port + " is out of range (expected 0..65535)");
         }
-        Optional<SharedKey> key = CalibrateCommand.key(keyFile);
+        Optional<SharedKey> key = CalibrateCommand.key(keyFile, insecure);
         DomainClock clock = CalibrateCommand.clock();
         CalibrationServer server;
         try {
-            server = CalibrationServer.start(port, clock, key, verbose ? CalibrateCommand::err : line -> { });
+            server = CalibrationServer.start(port, clock, key, verbose ? CalibrateCommand::err : line -> { },
+                    CalibrateCommand::err);
         } catch (IOException e) {
             throw new CliException("cannot serve on UDP port " + port + " (" + e.getMessage() + ")");
         }

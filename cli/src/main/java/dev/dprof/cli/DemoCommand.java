@@ -6,6 +6,7 @@ import dev.dprof.calibrator.estimate.DriftModels;
 import dev.dprof.calibrator.net.CalibrationFiles;
 import dev.dprof.calibrator.net.CalibrationServer;
 import dev.dprof.calibrator.net.OrderedClock;
+import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
@@ -136,7 +137,10 @@ public final class DemoCommand implements Callable<Integer> {
                     Optional.of(SimulatedClock.parse(spec))).domainId(), rank);
         }
 
-        CalibrationServer server = CalibrationServer.start(0, reference, Optional.empty(), line -> { });
+        // The demo starts both ends itself, so it authenticates them with a key of its own.
+        Path key = out.resolve(SharedKey.RUN_KEY_FILE);
+        CalibrationServer server = CalibrationServer.start(0, reference, Optional.of(SharedKey.generate(key)),
+                line -> { }, line -> System.err.println("dprof: " + line));
         CalibrationFile referenceFile = CalibrationFiles.create(calibration, reference, Optional.empty(),
                 CalibrationFiles.nominalTickHz(reference));
         System.out.printf(Locale.ROOT, "dprof demo: %s, %d workers × %d threads, %s;"
@@ -152,7 +156,7 @@ public final class DemoCommand implements Callable<Integer> {
         List<Double> balancedSec = new ArrayList<>();
         List<Path> otherImbalancedRuns = new ArrayList<>();
         try {
-            Path yaml = workerConfig(home.resolve(regions[0]), server.port(), out);
+            Path yaml = workerConfig(home.resolve(regions[0]), server.port(), key, out);
             // Alternating, so that a drift of the machine's load hits both kinds alike.
             // For the service, "imbalanced" is slow and "balanced" fast: the journal's syncs shorter.
             int total = 2 * runs;
@@ -284,9 +288,10 @@ public final class DemoCommand implements Callable<Integer> {
         return rankOfDomain.getOrDefault(info.processes().get(process).domain(), -1);
     }
 
-    /** The app's YAML with the calibration base added. */
-    private static Path workerConfig(Path yaml, int port, Path out) throws IOException {
-        String text = Files.readString(yaml) + "\ncalibration:\n  base: 127.0.0.1:" + port + "\n  intervalSec: 2\n";
+    /** The app's YAML with the calibration base and the run's key added. */
+    private static Path workerConfig(Path yaml, int port, Path key, Path out) throws IOException {
+        String text = Files.readString(yaml) + "\ncalibration:\n  base: 127.0.0.1:" + port + "\n  intervalSec: 2\n"
+                + "  keyFile: \"" + key.toAbsolutePath() + "\"\n";
         Path copy = out.resolve(yaml.getFileName());
         Files.writeString(copy, text);
         return copy;

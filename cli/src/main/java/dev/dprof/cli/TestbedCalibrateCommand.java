@@ -2,6 +2,9 @@ package dev.dprof.cli;
 
 import dev.dprof.calibrator.estimate.DriftModel;
 import dev.dprof.calibrator.estimate.DriftModels;
+import dev.dprof.calibrator.net.Forger;
+import dev.dprof.calibrator.net.OrderedClock;
+import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.calibrator.net.UdpRelay;
 import dev.dprof.clock.SimulatedClock;
 import java.io.IOException;
@@ -91,6 +94,15 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
                     + "(default ${DEFAULT-VALUE})")
     double outsideSpanS;
 
+    @Option(names = "--insecure", description = "calibrate without a key (by default the test bed writes a run key "
+            + "into the run folder and gives it to every machine)")
+    boolean insecure;
+
+    @Option(names = "--forger-shift-ticks", paramLabel = "N",
+            description = "put a forger on each join's path that answers every ping first, with the reference's tick "
+                    + "shifted by N (with a key its pongs are rejected; without one no ping answered twice gives a zero)")
+    Long forgerShiftTicks;
+
     @Option(names = "--out", paramLabel = "DIR", description = "run folder: .cal files, ticks, logs (default: a new temp folder)")
     Path out;
 
@@ -99,12 +111,16 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
 
     private final List<TestbedProcess> processes = new ArrayList<>();
     private final List<UdpRelay> relays = new ArrayList<>();
+    private final List<Forger> forgers = new ArrayList<>();
+    /** The key options every machine gets: the run key's file, or {@code --insecure}. */
+    private List<String> keyArgs = List.of();
 
     @Override
     public Integer call() throws CliException, IOException, InterruptedException {
         DriftModel drift = validate();
         Path dir = out != null ? out : Files.createTempDirectory("dprof-testbed-");
         Files.createDirectories(dir);
+        keyArgs = keyArgs(dir);
         long tscHz = TestbedMachines.measureTscHz();
         List<String> specs = TestbedMachines.specs(machines, seed, tscHz, driftPpm, driftPeriodS);
         Map<String, Object> setup = setup(tscHz, dir);
@@ -118,6 +134,10 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
         } finally {
             killAll();
             relays.forEach(UdpRelay::close);
+            forgers.forEach(Forger::close);
+        }
+        if (!forgers.isEmpty()) {
+            setup.put("forgers", forgerCounts());
         }
         Runtime.getRuntime().removeShutdownHook(cleanup);
         setup.put("loadAverageAtEnd", TestbedMachines.loadAverage());
@@ -125,6 +145,10 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
 
         TestbedCheck.Result result = TestbedCheck.ofFolder(dir, drift, outsideSpanS);
         TestbedReport.print(result, System.out);
+        if (!forgers.isEmpty()) {
+            System.out.println("forgers (every ping answered first, the reference's tick shifted by " + forgerShiftTicks
+                    + " ticks): " + forgerCounts() + (insecure ? "; no key" : "; the joins have a key"));
+        }
         System.out.println("load average at start " + setup.get("loadAverageAtStart") + ", at end "
                 + setup.get("loadAverageAtEnd"));
         if (json != null) {
@@ -177,6 +201,9 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
         List<TestbedProcess> joins = new ArrayList<>();
         for (int i = 1; i < machines; i++) {
             int base = relayed() ? relay(port, i) : port;
+            if (forgerShiftTicks != null) {
+                base = forger(base, specs.get(0));
+            }
             joins.add(start(dir, i, specs.get(i), List.of("calibrate", "join", "--base", "127.0.0.1:" + base,
                     "--interval-sec", Integer.toString(intervalSec),
                     "--test-ticks", dir.resolve("ticks").resolve(name(i) + TestbedCheck.TICKS_SUFFIX).toString(),
@@ -206,6 +233,7 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
         command.add("-D" + SimulatedClock.PROPERTY + "=" + spec);
         command.addAll(List.of("-jar", AttachCommand.agentJar().toString()));
         command.addAll(args);
+        command.addAll(keyArgs);
         command.addAll(List.of("--out", dir.resolve("cal").toString(), "--counters", counters(dir, machine).toString()));
         TestbedProcess p = TestbedProcess.start(name(machine), command, dir.resolve("logs"));
         processes.add(p);
@@ -226,6 +254,45 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | IOException e) {
             throw new CliException("cannot start a relay: " + e.getMessage());
         }
+    }
+
+    /**
+     * A run key in the run folder ({@link SharedKey#RUN_KEY_FILE}) for every machine, so the test bed
+     * calibrates as a real deployment does; {@code --insecure} instead when asked for.
+     */
+    private List<String> keyArgs(Path dir) throws CliException {
+        if (insecure) {
+            return List.of("--insecure");
+        }
+        Path file = dir.resolve(SharedKey.RUN_KEY_FILE);
+        try {
+            if (!Files.exists(file)) {
+                SharedKey.generate(file);
+            }
+        } catch (IOException e) {
+            throw new CliException("cannot write the run key " + file + " (" + e.getMessage() + ")");
+        }
+        return List.of("--key-file", file.toString());
+    }
+
+    /** A forger between a join and its base, answering with the reference's clock shifted; returns its port. */
+    private int forger(int basePort, String referenceSpec) throws CliException {
+        try {
+            Forger f = Forger.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), basePort),
+                    OrderedClock.of(Optional.of(SimulatedClock.parse(referenceSpec))), forgerShiftTicks);
+            forgers.add(f);
+            return f.port();
+        } catch (IOException e) {
+            throw new CliException("cannot start a forger: " + e.getMessage());
+        }
+    }
+
+    private Map<String, Long> forgerCounts() {
+        Map<String, Long> sums = new LinkedHashMap<>();
+        for (Forger.Count c : Forger.Count.values()) {
+            sums.put(c.name().toLowerCase(Locale.ROOT), forgers.stream().mapToLong(f -> f.count(c)).sum());
+        }
+        return sums;
     }
 
     private void killAll() {
@@ -257,6 +324,8 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
         s.put("seed", seed);
         s.put("tickEveryUs", tickEveryUs);
         s.put("outsideSpanS", outsideSpanS);
+        s.put("authenticated", !insecure);
+        s.put("forgerShiftTicks", forgerShiftTicks);
         s.put("tscHz", tscHz);
         s.put("runFolder", dir.toAbsolutePath().toString());
         return s;

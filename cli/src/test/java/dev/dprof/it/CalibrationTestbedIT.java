@@ -53,6 +53,33 @@ class CalibrationTestbedIT {
         assertTrue(json.get("checked").asLong() > 0, json::toString);
     }
 
+    /**
+     * Issue 17's forger: on each join's path, answering every ping first with the reference's tick
+     * shifted by 2·10⁶. With the run key its pongs are rejected and the joins' bounds all hold;
+     * without a key every ping is answered twice, no zero is kept, and no tick has a bound. Either
+     * way nothing is missed.
+     */
+    @Test
+    void aForgerIsRejectedWithAKeyAndLeavesNoZeroWithout(@TempDir Path tmp) throws Exception {
+        Path keyed = Files.createDirectories(tmp.resolve("keyed"));
+        JsonNode withKey = testbed(keyed, keyed.resolve("run"), "--machines", 2, "--seconds", 5,
+                "--forger-shift-ticks", 2_000_000);
+        assertEquals(0, withKey.get("missed").asLong(), withKey::toString);
+        assertEquals("BOUNDED", withKey.get("quality").asText(), withKey::toString);
+        assertEquals(withKey.get("checked").asLong(), withKey.get("contained").asLong(), withKey::toString);
+        long forged = withKey.get("setup").get("forgers").get("forged").asLong();
+        assertTrue(forged > 0 && withKey.get("rejectedPackets").asLong() >= forged - 1, withKey::toString);
+        assertTrue(Files.exists(keyed.resolve("run").resolve("calibration.key")), "the run key");
+
+        Path open = Files.createDirectories(tmp.resolve("open"));
+        JsonNode without = testbed(open, open.resolve("run"), "--machines", 2, "--seconds", 5,
+                "--forger-shift-ticks", 2_000_000, "--insecure");
+        assertEquals(0, without.get("missed").asLong(), without::toString);
+        assertEquals(0, without.get("checked").asLong(), without::toString);
+        assertTrue(without.get("unbounded").asLong() > 0, without::toString);
+        assertEquals("ABSENT", without.get("quality").asText(), without::toString);
+    }
+
     private static JsonNode testbed(Path tmp, Path run, Object... args) throws Exception {
         Path jsonFile = tmp.resolve("testbed.json");
         Object[] all = Stream.concat(Stream.of("testbed", "calibrate", "--out", run, "--json", jsonFile),

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.calibrator.net.CalibrationFiles;
 import dev.dprof.calibrator.net.CalibrationServer;
 import dev.dprof.calibrator.net.OrderedClock;
+import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.cli.DemoStageSwitch;
 import dev.dprof.cli.DemoValidation;
 import dev.dprof.clock.DomainClock;
@@ -113,11 +114,13 @@ class ZooKeeperIT {
         long tscHz = Math.round(CalibrationFiles.nominalTickHz(OrderedClock.of(Optional.empty())));
         DomainClock reference = OrderedClock.of(Optional.of(SimulatedClock.parse("rate=1.0,offset="
                 + random.nextLong(1L << 40) + ",tsc-hz=" + tscHz)));
-        CalibrationServer base = CalibrationServer.start(0, reference, Optional.empty(), line -> { });
+        Path key = dir.resolve(SharedKey.RUN_KEY_FILE);
+        Files.deleteIfExists(key);
+        CalibrationServer base = CalibrationServer.start(0, reference, Optional.of(SharedKey.generate(key)), line -> { });
         CalibrationFile referenceFile = CalibrationFiles.create(calibration, reference, Optional.empty(),
                 CalibrationFiles.nominalTickHz(reference));
         try {
-            Path yaml = ForkedJvm.config(dir, yaml(base.port()));
+            Path yaml = ForkedJvm.config(dir, yaml(base.port(), key));
             // Alternating, so that a drift of the machine's load hits both kinds alike.
             for (int i = 0; i < 2 * RUNS; i++) {
                 boolean slow = i % 2 == 0;
@@ -168,12 +171,13 @@ class ZooKeeperIT {
     }
 
     /** The agent's configuration: ZooKeeper's stages by name, the load's span, the calibration base. */
-    private static String yaml(int basePort) {
+    private static String yaml(int basePort, Path key) {
         return """
                 version: 1
                 calibration:
                   base: 127.0.0.1:%d
                   intervalSec: 2
+                  keyFile: "%s"
                 regions:
                   # the transaction log's fsync: the call zookeeper.forceSync=no skips (FileTxnLog.commit)
                   - name: zk.fsync
@@ -198,7 +202,7 @@ class ZooKeeperIT {
                   - name: zk.done
                     class: dev.dprof.it.app.ZooKeeperLoad$Lane
                     method: processResult
-                """.formatted(basePort);
+                """.formatted(basePort, key.toAbsolutePath());
     }
 
     @Test

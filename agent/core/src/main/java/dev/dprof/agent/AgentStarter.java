@@ -19,6 +19,7 @@ import dev.dprof.agent.sink.Drainer;
 import dev.dprof.agent.sink.QueueSink;
 import dev.dprof.calibrator.net.AgentCalibration;
 import dev.dprof.calibrator.net.HostPort;
+import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.clock.ClockSource;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.HostName;
@@ -32,6 +33,7 @@ import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
@@ -137,11 +139,18 @@ final class AgentStarter {
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
         Drainer drainer = new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(),
                 header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
-        drainer.beforeEnd(() -> endOfRun(weaver, inst));
+        // The calibration's final exchange comes after the last drain, so no drained tick is after it.
+        CountDownLatch lastDrain = new CountDownLatch(1);
+        drainer.beforeEnd(() -> {
+            lastDrain.countDown();
+            return endOfRun(weaver, inst);
+        });
         drainer.start();
         recording = dir;
         awaitWarm(drainer);
-        config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
+        Optional<AgentCalibration> calibration = config.calibration()
+                .flatMap(c -> startCalibration(c, clock, dir.resolve("calibration")));
+        calibration.ifPresent(c -> c.finalExchangeAfter(lastDrain));
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         if (!config.handoffs().isEmpty()) {
             Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
@@ -163,6 +172,9 @@ final class AgentStarter {
             warn("virtual threads are recorded as part of their carriers (" + VirtualThreads.unsupportedReason() + ")");
         }
         warn("recording " + config.regions().size() + " configured regions to " + dir + (attached ? " (attached)" : ""));
+        // The exchange before main: bounded (AgentCalibration.PRE_MAIN_WAIT_MILLIS from its start), so
+        // an unreachable base never holds the application back; weaving above ran meanwhile.
+        calibration.ifPresent(AgentCalibration::awaitFirstExchange);
         if (attached) {
             // What was loaded before the attach is woven by now: say how much, as the end of the run will.
             reportAttached(weaver.matches().summary(RegionMatches.loadedClassNames(inst.getAllLoadedClasses())));
@@ -222,14 +234,26 @@ final class AgentStarter {
         }
     }
 
-    /** Calibrates the probes' clock domain against the YAML's base on a daemon thread; never throws. */
-    private static void startCalibration(CalibrationSpec spec, DomainClock clock, Path out) {
+    /**
+     * Calibrates the probes' clock domain against the YAML's base on a daemon thread, with the
+     * YAML's key, else the environment's, else none only if the YAML says {@code insecure: true}
+     * (one line); never throws.
+     */
+    private static Optional<AgentCalibration> startCalibration(CalibrationSpec spec, DomainClock clock, Path out) {
         try {
-            AgentCalibration.start(new HostPort(spec.host(), spec.port()), spec.intervalSec(), clock, out,
+            Optional<SharedKey> key = SharedKey.choose(spec.keyFile(), spec.insecure(), "calibration.keyFile",
+                    "calibration.insecure: true");
+            if (key.isEmpty()) {
+                warn(SharedKey.insecureLine("calibration.insecure: true"));
+            }
+            return AgentCalibration.start(new HostPort(spec.host(), spec.port()), spec.intervalSec(), key, clock, out,
                     AgentStarter::warn);
+        } catch (IllegalArgumentException e) {
+            warn(e.getMessage() + "; calibration off, the application runs on");
         } catch (RuntimeException e) {
             warn("calibration off (" + e + "); the application runs on");
         }
+        return Optional.empty();
     }
 
     /** The YAML's configuration with what the agent arguments override ({@code handoffs=}). */

@@ -49,9 +49,18 @@ public final class DomainConversion {
     private final Double supportedPpm;
     /** Whether the data contradict the assumption anywhere: then no tick of the domain gets a bound. */
     private final boolean contradicted;
+    /** The one zero (index in k1 order) without which the rest fits the assumption, or -1. */
+    private final int suspect;
 
     private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
                              long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm) {
+        this(calibration, drift, zeros, windows, meanFrequency, violations, supportedPpm, -1);
+    }
+
+    private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
+                             long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm,
+                             int suspect) {
+        this.suspect = suspect;
         this.calibration = calibration;
         this.drift = drift;
         this.zeros = zeros;
@@ -98,8 +107,11 @@ public final class DomainConversion {
             violations = DriftCheck.violations(zeros, sortedExtra, curvature);
             if (!violations.isEmpty()) {
                 supported = weakestSupported(zeros, sortedExtra, violations, ppm, calibration, meanHigh);
-                // The assumption is refuted: no tick gets a bound, so no window is built.
-                return new DomainConversion(calibration, drift, zeros, List.of(), mean, violations, supported);
+                // The assumption is refuted: no tick gets a bound, so no window is built. A single
+                // zero that explains it is named, never dropped: whether it lies or the drift broke
+                // the model around it, the data cannot tell.
+                return new DomainConversion(calibration, drift, zeros, List.of(), mean, violations, supported,
+                        suspect(zeros, sortedExtra, violations, curvature));
             }
             for (int i = 0; i + 1 < zeros.size(); i++) {
                 Zero left = zeros.get(i);
@@ -144,6 +156,36 @@ public final class DomainConversion {
             }
         }
         return null;
+    }
+
+    /**
+     * The one zero that every violated stretch holds and without which no stretch is violated, or
+     * -1 if there is none or more than one: a single false (forged, corrupted) zero among true
+     * ones shows this way. Only stretches near it are tested again: O(violations × {@value
+     * DriftCheck#ZEROS}) clips.
+     */
+    private static int suspect(List<Zero> zeros, List<LinePoint> extra, List<DriftCheck.Violation> violations,
+                               double curvature) {
+        int from = violations.stream().mapToInt(DriftCheck.Violation::firstZero).max().orElseThrow();
+        int to = violations.stream().mapToInt(DriftCheck.Violation::lastZero).min().orElseThrow();
+        int found = -1;
+        for (int j = from; j <= to; j++) {
+            List<Zero> without = new ArrayList<>(zeros);
+            without.remove(j);
+            boolean fits = true;
+            int lo = Math.max(0, j - DriftCheck.ZEROS + 1);
+            int hi = Math.min(without.size() - DriftCheck.ZEROS, j);
+            for (int first = lo; first <= hi && fits; first++) {
+                fits = DriftCheck.consistent(without, first, extra, curvature);
+            }
+            if (fits) {
+                if (found >= 0) {
+                    return -1; // two zeros each explain it: none is singled out
+                }
+                found = j;
+            }
+        }
+        return found;
     }
 
     /** How many zeros at each end of the run are candidates for the mean-frequency bound. */
@@ -269,11 +311,14 @@ public final class DomainConversion {
         double hz = calibration.nominalTickHz();
         if (!violations.isEmpty()) {
             DriftCheck.Violation v = violations.get(0);
+            String alone = suspect < 0 ? "" : String.format(Locale.ROOT, "; the zero of epoch %d alone explains it"
+                    + " (without it the zeros fit): a false or forged zero, or drift beyond the model around it",
+                    zeros.get(suspect).epoch());
             return Optional.of(String.format(Locale.ROOT,
-                    "%d of %d stretches of %d zeros contradict it, the first at epochs %d–%d (%.3f–%.3f s after the first zero)",
+                    "%d of %d stretches of %d zeros contradict it, the first at epochs %d–%d (%.3f–%.3f s after the first zero)%s",
                     violations.size(), zeros.size() - DriftCheck.ZEROS + 1, DriftCheck.ZEROS,
                     zeros.get(v.firstZero()).epoch(), zeros.get(v.lastZero()).epoch(),
-                    ((double) v.from() - spanFrom) / hz, ((double) v.to() - spanFrom) / hz));
+                    ((double) v.from() - spanFrom) / hz, ((double) v.to() - spanFrom) / hz, alone));
         }
         long[] first = contradictedStretches().get(0);
         return Optional.of(String.format(Locale.ROOT, "no line fits the points between %.3f and %.3f s after the first zero",
@@ -336,11 +381,13 @@ public final class DomainConversion {
     /**
      * Bounds on the relative frequency {@code c'(x)} for every x in {@code [from, to]}, under the
      * drift assumption: a duration of {@code Δk} node ticks there lasts between {@code Δk·lo} and
-     * {@code Δk·hi} parent ticks. Each window serving part of the range widens its chord slopes
-     * by how far that part reaches beyond its points ({@link Window#slopeBounds}), so a duration
-     * outside the calibrated span is paid for by its own distance, and one between zeros costs
-     * what it always did. Null when the data contradict the assumption, or when the range reaches
-     * beyond the horizon.
+     * {@code Δk·hi} parent ticks. Every window bounds the derivative everywhere within the
+     * horizon — its chord slopes widened by how far the range reaches beyond its points
+     * ({@link Window#slopeBounds}) — so the bound is the intersection over all windows: a
+     * duration between zeros costs what its own window says or less, one outside the span is paid
+     * for by its own distance, and one wide zero (an exchange measured before the JIT warmed up)
+     * cannot widen what its tight neighbours establish. Null when the data contradict the
+     * assumption, or when the range reaches beyond the horizon.
      */
     public BigFraction[] slopeBounds(long from, long to) {
         if (contradicted || windows.isEmpty() || from > to || beyondHorizon(from) || beyondHorizon(to)) {
@@ -349,16 +396,12 @@ public final class DomainConversion {
         BigFraction lo = null;
         BigFraction hi = null;
         for (Window w : windows) {
-            long a = Math.max(from, w.from);
-            long b = w.to == Long.MAX_VALUE ? to : Math.min(to, w.to - 1);
-            if (a > b) {
-                continue;
-            }
-            BigFraction[] bounds = w.slopeBounds(a, b);
-            lo = lo == null || bounds[0].compareTo(lo) < 0 ? bounds[0] : lo;
-            hi = hi == null || bounds[1].compareTo(hi) > 0 ? bounds[1] : hi;
+            BigFraction[] bounds = w.slopeBounds(from, to);
+            lo = lo == null || bounds[0].compareTo(lo) > 0 ? bounds[0] : lo;
+            hi = hi == null || bounds[1].compareTo(hi) < 0 ? bounds[1] : hi;
         }
-        return lo == null ? null : new BigFraction[] {lo, hi};
+        // Each holds if the assumption does, so an empty intersection refutes it: no bound then.
+        return lo.compareTo(hi) > 0 ? null : new BigFraction[] {lo, hi};
     }
 
     /** {@link #slopeBounds(long, long)} over the calibrated span. */
@@ -375,6 +418,14 @@ public final class DomainConversion {
         return meanFrequency == null ? null : BigFraction.of(meanFrequency[2], meanFrequency[3]);
     }
 
+    /**
+     * The window serving x: under bounded drift the one between the two zeros around it (the
+     * first one before the second zero, the last one after the last). A tick before the second
+     * zero also takes the second window's bound where it is tighter ({@link #convertSorted},
+     * {@link Cursor}): every window's relaxed bound holds everywhere within the horizon
+     * (docs/BOUNDS.md, "Drift"), and the first zero may be a wide one measured before the JIT
+     * warmed up — the agent's exchange before the application's main.
+     */
     int windowFor(long x, int hint) {
         int w = Math.max(0, Math.min(hint, windows.size() - 1));
         while (w + 1 < windows.size() && x >= windowStarts[w + 1]) {
@@ -427,18 +478,39 @@ public final class DomainConversion {
         if (first < end && ticks[end - 1] == Long.MAX_VALUE) {
             throw new ArithmeticException("a tick of Long.MAX_VALUE has no representable upper end");
         }
-        int w = first < end ? windowFor(ticks[first], 0) : 0;
+        convertRuns(ticks, first, end, lo, hi, -1);
+        if (first < end && windows.size() > 1 && ticks[first] < windowStarts[1]) {
+            // Before the second zero: the first window, narrowed by the second's extrapolation.
+            int stop = Math.min(end, firstAtLeast(ticks, first, end, windowStarts[1]));
+            long[] lo2 = new long[stop];
+            long[] hi2 = new long[stop];
+            convertRuns(ticks, first, stop, lo2, hi2, 1);
+            for (int k = first; k < stop; k++) {
+                lo[k] = Math.max(lo[k], lo2[k]);
+                hi[k] = Math.min(hi[k], hi2[k]);
+            }
+        }
+        return n - Math.max(0, end - first);
+    }
+
+    /**
+     * Converts {@code ticks[first, end)} (within the horizon) run by run, each with the window
+     * that serves it, or all with window {@code fixed} when it is not negative.
+     */
+    private void convertRuns(long[] ticks, int first, int end, long[] lo, long[] hi, int fixed) {
+        int n = end;
+        int w = fixed >= 0 ? fixed : first < end ? windowFor(ticks[first], 0) : 0;
         int pl = 0;
         int ph = 0;
         int lastWindow = -1;
         int i = first;
         while (i < end) {
             long t = ticks[i];
-            while (w + 1 < windows.size() && t >= windowStarts[w + 1]) {
+            while (fixed < 0 && w + 1 < windows.size() && t >= windowStarts[w + 1]) {
                 w++;
             }
             Window win = windows.get(w);
-            long windowEnd = w + 1 < windows.size() ? windowStarts[w + 1] : Long.MAX_VALUE;
+            long windowEnd = fixed < 0 && w + 1 < windows.size() ? windowStarts[w + 1] : Long.MAX_VALUE;
             if (lastWindow != w) {
                 lastWindow = w;
                 pl = 0;
@@ -471,7 +543,6 @@ public final class DomainConversion {
                     high.slopeInt(ph, posH), high.slopeFrac(ph, posH));
             i = j;
         }
-        return n - Math.max(0, end - first);
     }
 
     /** {@code out[k] = v + floor((ticks[k] − x0)·F)} over a run. */
@@ -549,6 +620,9 @@ public final class DomainConversion {
         private int highPiece;
         private int lowWindow = -1;
         private int highWindow = -1;
+        /** Envelope pieces of the second window, for positions before it ({@link #convertSorted}). */
+        private int lowPiece2;
+        private int highPiece2;
 
         /**
          * ≤ the parent's continuous value at continuous position x, or MIN_VALUE where there is
@@ -565,8 +639,18 @@ public final class DomainConversion {
                 lowPiece = 0;
             }
             lowPiece = w.low.locate(x, lowPiece);
+            long bound = lower(w, lowPiece, x);
+            if (windows.size() > 1 && x < windowStarts[1]) {
+                Window second = windows.get(1);
+                lowPiece2 = second.low.locate(x, lowPiece2);
+                bound = Math.max(bound, lower(second, lowPiece2, x));
+            }
+            return bound;
+        }
+
+        private long lower(Window w, int piece, long x) {
             long slack = w.slackFor(x);
-            long value = w.low.evaluate(lowPiece, x);
+            long value = w.low.evaluate(piece, x);
             if (slack == Window.NO_BOUND || value == Long.MIN_VALUE) {
                 return Long.MIN_VALUE;
             }
@@ -589,8 +673,18 @@ public final class DomainConversion {
                 highPiece = 0;
             }
             highPiece = w.high.locate(x, highPiece);
+            long bound = upper(w, highPiece, x);
+            if (windows.size() > 1 && x < windowStarts[1]) {
+                Window second = windows.get(1);
+                highPiece2 = second.high.locate(x, highPiece2);
+                bound = Math.min(bound, upper(second, highPiece2, x));
+            }
+            return bound;
+        }
+
+        private long upper(Window w, int piece, long x) {
             long slack = w.slackFor(x);
-            long value = w.high.evaluate(highPiece, x);
+            long value = w.high.evaluate(piece, x);
             if (slack == Window.NO_BOUND || value == Long.MAX_VALUE) {
                 return Long.MAX_VALUE;
             }

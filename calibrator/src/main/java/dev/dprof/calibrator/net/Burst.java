@@ -13,9 +13,11 @@ import java.util.Optional;
  *
  * @param epoch      the epoch's number, counting from 0 for the node's first burst (missed ones included)
  * @param sent       pings sent
- * @param roundTrips the answered round trips, in order
+ * @param roundTrips the answered round trips without a conflict, in order
+ * @param conflicted answered round trips left out because their ping got a second, different
+ *                   answer (a forger racing the parent, or a duplicated ping; {@link NodeLink})
  */
-public record Burst(int epoch, int sent, List<Zero> roundTrips) {
+public record Burst(int epoch, int sent, List<Zero> roundTrips, int conflicted) {
     public Burst {
         roundTrips = List.copyOf(roundTrips);
     }
@@ -24,7 +26,7 @@ public record Burst(int epoch, int sent, List<Zero> roundTrips) {
     public Burst and(Burst more) {
         List<Zero> all = new ArrayList<>(roundTrips);
         all.addAll(more.roundTrips);
-        return new Burst(epoch, sent + more.sent, all);
+        return new Burst(epoch, sent + more.sent, all, conflicted + more.conflicted);
     }
 
     /** The epoch's zero, empty when no ping was answered (a miss). */

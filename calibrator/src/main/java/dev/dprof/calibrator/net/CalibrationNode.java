@@ -50,7 +50,12 @@ public final class CalibrationNode implements AutoCloseable {
         /** Datagrams rejected by the codec (garbage, truncated, forged). */
         REJECTED,
         /** Round trips in which this clock read {@code k2 < k1}; dropped (a clock that goes back proves nothing). */
-        BACKWARDS
+        BACKWARDS,
+        /**
+         * Pings answered twice with different ticks (a forger racing the parent, or a duplicated
+         * ping): their round trips are never an epoch's zero ({@link NodeLink}).
+         */
+        CONFLICTS
     }
 
     /** Hellos are tried every {@link #HELLO_TIMEOUT_MILLIS} for about 3 s: long enough for a lossy path. */
@@ -69,6 +74,15 @@ public final class CalibrationNode implements AutoCloseable {
     static final double EDGE_TARGET = 1.1;
     /** … or until this much time has gone: it delays the start of the run and its shutdown. */
     private static final long EDGE_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    /**
+     * After an epoch's last ping the node listens this long (at most its timeout) before it keeps
+     * a zero: a second, different answer to one of the epoch's pings arrives within a round trip,
+     * and it disqualifies that ping ({@link NodeLink}).
+     */
+    private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The same for the short exchange before the application's main ({@link #firstExchange}). */
+    private static final long FIRST_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /** After this many unanswered pings in a row the parent is taken as gone for this epoch. */
     private static final int MAX_LOSSES_IN_A_ROW = 16;
@@ -172,7 +186,25 @@ public final class CalibrationNode implements AutoCloseable {
      */
     public Burst burst() throws IOException {
         synchronized (io) {
-            return record(measure(nextEpoch++, settings.burstSize()));
+            Epoch epoch = begin(nextEpoch++);
+            measure(epoch, settings.burstSize());
+            return record(epoch, SETTLE_NANOS);
+        }
+    }
+
+    /**
+     * A short epoch for the start of a profiled application, before its {@code main}: round trips
+     * until {@code deadline} ({@link System#nanoTime}) or one burst, whichever comes first, and
+     * the tightest kept as a zero, so that the application's first ticks lie inside the span.
+     * Measured before the JIT has compiled anything, so its zero is wide; the edge epochs that
+     * follow in {@link #run()} give the tight ones.
+     */
+    public Burst firstExchange(long deadline) throws IOException {
+        synchronized (io) {
+            Epoch epoch = begin(nextEpoch++);
+            long timeout = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis());
+            measure(epoch, settings.burstSize(), Math.min(timeout, Math.max(1, deadline - System.nanoTime())), deadline);
+            return record(epoch, FIRST_SETTLE_NANOS);
         }
     }
 
@@ -186,22 +218,57 @@ public final class CalibrationNode implements AutoCloseable {
      */
     private Burst edgeBurst() throws IOException {
         synchronized (io) {
-            int epoch = nextEpoch++;
+            Epoch epoch = begin(nextEpoch++);
             long deadline = System.nanoTime() + EDGE_BUDGET_NANOS;
             long target = tightestWidthTicks == Long.MAX_VALUE ? 0 : (long) (tightestWidthTicks * EDGE_TARGET);
             long timeout = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis());
             // One ordinary burst whatever it takes, so that a slow or lossy path still gets its zero;
             // the rest of the edge only within the budget.
-            Burst edge = measure(epoch, settings.burstSize());
-            edge = edge.and(measure(epoch, (EDGE_BURST_FACTOR - 1) * settings.burstSize(), timeout, deadline));
-            while (System.nanoTime() < deadline && edge.tightest().map(z -> z.widthTicks() > target).orElse(false)) {
-                edge = edge.and(measure(epoch, settings.burstSize(), timeout, deadline));
+            measure(epoch, settings.burstSize());
+            measure(epoch, (EDGE_BURST_FACTOR - 1) * settings.burstSize(), timeout, deadline);
+            while (System.nanoTime() < deadline && epoch.tightestWidth() > target) {
+                measure(epoch, settings.burstSize(), timeout, deadline);
             }
-            return record(edge);
+            return record(epoch, SETTLE_NANOS);
         }
     }
 
-    private Burst record(Burst burst) throws IOException {
+    /** An epoch being measured: its round trips with their pings' sequence numbers. */
+    private final class Epoch {
+        final int number;
+        int sent;
+        final List<NodeLink.Trip> trips = new ArrayList<>();
+
+        Epoch(int number) {
+            this.number = number;
+        }
+
+        /** The narrowest round trip not known to be conflicted yet, or {@code Long.MAX_VALUE}. */
+        long tightestWidth() {
+            return trips.stream().filter(t -> !link.conflicted(t.seq())).mapToLong(t -> t.zero().widthTicks())
+                    .min().orElse(Long.MAX_VALUE);
+        }
+    }
+
+    private Epoch begin(int number) {
+        link.beginEpoch();
+        return new Epoch(number);
+    }
+
+    /**
+     * Listens for late second answers for {@code settleNanos} (at most the timeout), leaves out
+     * every round trip whose ping got one, and appends the tightest of the rest to the file.
+     */
+    private Burst record(Epoch epoch, long settleNanos) throws IOException {
+        link.settle(Math.min(settleNanos, TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis())));
+        List<Zero> kept = new ArrayList<>();
+        for (NodeLink.Trip t : epoch.trips) {
+            if (!link.conflicted(t.seq())) {
+                kept.add(t.zero());
+                tightestWidthTicks = Math.min(tightestWidthTicks, t.zero().widthTicks());
+            }
+        }
+        Burst burst = new Burst(epoch.number, epoch.sent, kept, epoch.trips.size() - kept.size());
         counts.add(Count.EPOCHS);
         Optional<Zero> zero = burst.tightest();
         if (zero.isPresent()) {
@@ -214,28 +281,24 @@ public final class CalibrationNode implements AutoCloseable {
         return burst;
     }
 
-    private Burst measure(int epoch, int roundTrips) throws IOException {
-        return measure(epoch, roundTrips, TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis()), Long.MAX_VALUE);
+    private void measure(Epoch epoch, int roundTrips) throws IOException {
+        measure(epoch, roundTrips, TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis()), Long.MAX_VALUE);
     }
 
-    /** Up to {@code roundTrips} paced round trips, until {@code deadline} (System.nanoTime). */
-    private Burst measure(int epoch, int roundTrips, long timeout, long deadline) throws IOException {
-        List<Zero> trips = new ArrayList<>();
+    /** Up to {@code roundTrips} more paced round trips of the epoch, until {@code deadline} (System.nanoTime). */
+    private void measure(Epoch epoch, int roundTrips, long timeout, long deadline) throws IOException {
         int sent = 0;
         int lossesInARow = 0;
         while (sent < roundTrips && lossesInARow < MAX_LOSSES_IN_A_ROW && System.nanoTime() < deadline) {
-            if (sent > 0) {
+            if (epoch.sent > 0) {
                 spin(TimeUnit.MICROSECONDS.toNanos(settings.pacingMicros()));
             }
-            Optional<Zero> trip = link.roundTrip(epoch, parentFingerprint, timeout);
+            Optional<NodeLink.Trip> trip = link.roundTrip(epoch.number, parentFingerprint, timeout);
             sent++;
-            if (trip.isPresent()) {
-                trips.add(trip.get());
-                tightestWidthTicks = Math.min(tightestWidthTicks, trip.get().widthTicks());
-            }
+            epoch.sent++;
+            trip.ifPresent(epoch.trips::add);
             lossesInARow = trip.isPresent() ? 0 : lossesInARow + 1;
         }
-        return new Burst(epoch, sent, trips);
     }
 
     /**
@@ -247,8 +310,12 @@ public final class CalibrationNode implements AutoCloseable {
             // Answers do not matter here, so a lost ping is not waited for long, and a lossy path
             // cannot stretch the warm-up.
             long timeout = Math.min(TimeUnit.MILLISECONDS.toNanos(settings.timeoutMillis()), WARM_UP_TIMEOUT_NANOS);
-            measure(-1, Math.max(WARM_UP_ROUND_TRIPS, settings.burstSize()), timeout,
+            Epoch warm = begin(-1);
+            measure(warm, Math.max(WARM_UP_ROUND_TRIPS, settings.burstSize()), timeout,
                     System.nanoTime() + WARM_UP_BUDGET_NANOS);
+            for (NodeLink.Trip t : warm.trips) {
+                tightestWidthTicks = Math.min(tightestWidthTicks, t.zero().widthTicks());
+            }
         }
     }
 
@@ -402,12 +469,14 @@ public final class CalibrationNode implements AutoCloseable {
     private String describe(Burst b) {
         Optional<Zero> z = b.tightest();
         if (z.isEmpty()) {
-            return String.format(Locale.ROOT, "epoch %d: miss, 0/%d pings answered (%s)", b.epoch(), b.sent(),
-                    counts());
+            return String.format(Locale.ROOT, "epoch %d: miss, 0/%d pings answered%s (%s)", b.epoch(), b.sent(),
+                    b.conflicted() == 0 ? "" : " without a conflict (" + b.conflicted()
+                            + " answered twice, differently: a forger on the path, or duplicated pings)", counts());
         }
-        return String.format(Locale.ROOT, "epoch %d: zero width %d ticks (%.1f µs), median %.1f µs, %d/%d answered",
+        return String.format(Locale.ROOT, "epoch %d: zero width %d ticks (%.1f µs), median %.1f µs, %d/%d answered%s",
                 b.epoch(), z.get().widthTicks(), micros(z.get().widthTicks()), micros(b.medianWidthTicks()),
-                b.roundTrips().size(), b.sent());
+                b.roundTrips().size(), b.sent(), b.conflicted() == 0 ? ""
+                        : ", " + b.conflicted() + " left out (answered twice, differently)");
     }
 
     private double micros(long ticks) {

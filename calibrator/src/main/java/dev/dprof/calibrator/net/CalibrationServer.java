@@ -17,7 +17,10 @@ import java.util.function.Consumer;
  * nodes (and the children of a tree, §4.1) share one server.
  *
  * <p>Anything that is not a valid request is counted by reason and dropped; nothing a datagram
- * contains stops the serving thread.
+ * contains stops the serving thread. No reply is larger than the request that caused it unless
+ * that request carried a valid tag (the codec makes every reply fit; a reply that would not is
+ * refused and counted), so the server cannot amplify a spoofed sender's traffic; and every line
+ * it logs because of a datagram passes a {@link RateLimitedLog}.
  */
 public final class CalibrationServer implements AutoCloseable {
     /** What the server counts. */
@@ -32,6 +35,8 @@ public final class CalibrationServer implements AutoCloseable {
         REJECTED,
         /** Replies the operating system refused to send. */
         SEND_FAILED,
+        /** Replies not sent because they would have been larger than an unauthenticated request. */
+        AMPLIFICATION,
         /** Unexpected errors while handling one datagram (the server went on). */
         ERRORS
     }
@@ -41,17 +46,22 @@ public final class CalibrationServer implements AutoCloseable {
     private final PacketCodec codec;
     private final long fingerprint;
     private final Consumer<String> log;
+    private final Consumer<String> warn;
+    /** Whether a packet of another protocol version was already reported (once per run is enough). */
+    private boolean versionTold;
     private final Counters<Count> counts = new Counters<>(Count.class);
     private final Counters<MalformedPacketException.Reason> rejected =
             new Counters<>(MalformedPacketException.Reason.class);
     private final Thread thread;
 
-    private CalibrationServer(DatagramSocket socket, DomainClock clock, Optional<SharedKey> key, Consumer<String> log) {
+    private CalibrationServer(DatagramSocket socket, DomainClock clock, Optional<SharedKey> key, Consumer<String> log,
+                              Consumer<String> warn) {
         this.socket = socket;
         this.clock = clock;
         this.codec = PacketCodec.of(key);
         this.fingerprint = PacketCodec.fingerprint(clock.domainId());
-        this.log = log;
+        this.log = new RateLimitedLog(log);
+        this.warn = warn;
         this.thread = new Thread(this::serve, "dprof-calibration-server");
         this.thread.setDaemon(true);
     }
@@ -60,14 +70,22 @@ public final class CalibrationServer implements AutoCloseable {
      * Binds {@code port} on every interface (0: any free port, see {@link #port()}) and starts
      * serving on a daemon thread.
      *
-     * @param log receives one line per node that says hello (pass {@code s -> {}} to stay quiet)
+     * @param log  receives one line per node that says hello, at most {@value RateLimitedLog#BURST}
+     *             at once and one a second after that (pass {@code s -> {}} to stay quiet)
+     * @param warn receives one line the first time a peer speaks another protocol version
      */
-    public static CalibrationServer start(int port, DomainClock clock, Optional<SharedKey> key, Consumer<String> log)
-            throws IOException {
+    public static CalibrationServer start(int port, DomainClock clock, Optional<SharedKey> key, Consumer<String> log,
+                                          Consumer<String> warn) throws IOException {
         DatagramSocket socket = new DatagramSocket(new InetSocketAddress(port));
-        CalibrationServer server = new CalibrationServer(socket, clock, key, log);
+        CalibrationServer server = new CalibrationServer(socket, clock, key, log, warn);
         server.thread.start();
         return server;
+    }
+
+    /** {@link #start(int, DomainClock, Optional, Consumer, Consumer)} with warnings going to {@code log}. */
+    public static CalibrationServer start(int port, DomainClock clock, Optional<SharedKey> key, Consumer<String> log)
+            throws IOException {
+        return start(port, clock, key, log, log);
     }
 
     /** The bound port. */
@@ -122,6 +140,11 @@ public final class CalibrationServer implements AutoCloseable {
         } catch (MalformedPacketException e) {
             counts.add(Count.REJECTED);
             rejected.add(e.reason());
+            if (e.reason() == MalformedPacketException.Reason.VERSION && !versionTold) {
+                versionTold = true;
+                warn.accept("calibration packets from " + request.getSocketAddress() + " are dropped: "
+                        + e.getMessage().substring(e.getMessage().indexOf(' ') + 1) + "; run the same dprof on both ends");
+            }
             return;
         }
         int n;
@@ -135,6 +158,10 @@ public final class CalibrationServer implements AutoCloseable {
             log.accept("hello from " + hello.domainId() + " at " + request.getSocketAddress());
         } else {
             counts.add(Count.IGNORED);
+            return;
+        }
+        if (n > request.getLength() && !codec.authenticated()) {
+            counts.add(Count.AMPLIFICATION);
             return;
         }
         reply.setData(out, 0, n);

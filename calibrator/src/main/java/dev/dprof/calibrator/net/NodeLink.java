@@ -10,14 +10,25 @@ import java.net.PortUnreachableException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A node's UDP conversation with its parent: one connected socket, one random session, and
- * sequence numbers never reused within it. The pairing rule that keeps zeros sound lives here: a
- * reply counts only for the request with the same session and sequence number, and a request is
- * sent exactly once — a lost one is never retransmitted under its number with a new {@code k1},
- * so no earlier transmission's reply can be paired with a later {@code k1}.
+ * A node's UDP conversation with its parent: one connected socket, one random session, and a
+ * fresh random sequence number for every request, both from {@link SecureRandom}, so nobody who
+ * has not seen a request can answer it. The pairing rule that keeps zeros sound lives here: a
+ * reply counts only for the request outstanding at that moment, with the same session and
+ * sequence number, and a request is sent exactly once — a lost one is never retransmitted under
+ * its number with a new {@code k1}, so no earlier transmission's reply, still waiting in the
+ * socket's buffer, can be paired with a later {@code k1}.
+ *
+ * <p>A ping answered twice with different ticks {@code a} (its answer and a later one) is a
+ * <em>conflict</em>: a duplicated ping answered twice, or a forger on the path racing the parent.
+ * Both answers may be true, but the node cannot tell, so an epoch keeps no round trip that had
+ * one ({@link #conflicted}); a repeated identical answer (a duplicated pong) is only stale.
  *
  * <p>Used by one thread at a time (the node serializes bursts).
  */
@@ -27,12 +38,18 @@ final class NodeLink implements AutoCloseable {
     private final PacketCodec codec;
     private final Counters<CalibrationNode.Count> counts;
     private final Counters<MalformedPacketException.Reason> rejected;
-    private final long session = new SecureRandom().nextLong();
+    private final SecureRandom random = new SecureRandom();
+    private final long session = random.nextLong();
+    /** The {@code a} of every ping answered in the current epoch, by sequence number. */
+    private final Map<Long, Long> answered = new HashMap<>();
+    /** Pings of the current epoch answered twice with different ticks. */
+    private final Set<Long> conflicts = new HashSet<>();
     private final byte[] out = new byte[PacketCodec.MAX_BYTES];
     private final byte[] in = new byte[PacketCodec.MAX_BYTES];
     private final DatagramPacket send = new DatagramPacket(out, out.length);
     private final DatagramPacket receive = new DatagramPacket(in, in.length);
-    private long nextSeq;
+    /** What {@link #settle} waits for: no request is outstanding then. */
+    private static final long NO_REQUEST = 0;
     /** {@code clock.now()} read right after the last datagram arrived: the candidate {@code k2}. */
     private long arrival;
 
@@ -54,7 +71,7 @@ final class NodeLink implements AutoCloseable {
 
     /** Says hello; returns the parent's welcome, or empty if none came within the timeout. */
     Optional<Packet.Welcome> hello(long timeoutNanos) throws IOException {
-        long seq = nextSeq++;
+        long seq = random.nextLong();
         send.setData(out, 0, codec.encode(new Packet.Hello(session, seq, clock.domainId()), out));
         if (!sendOnce()) {
             return Optional.empty();
@@ -66,10 +83,14 @@ final class NodeLink implements AutoCloseable {
      * One causal round trip (DProf Alg. 4, node-initiated): {@code k1} read right before the ping
      * leaves, {@code k2} right after the matching pong arrived, {@code a} from the pong.
      *
-     * @return the round trip as a zero, or empty if the pong was lost, late or never matched
+     * @return the round trip as a zero and its sequence number, or empty if the pong was lost,
+     *         late or never matched
      */
-    Optional<Zero> roundTrip(int epoch, long parentFingerprint, long timeoutNanos) throws IOException {
-        long seq = nextSeq++;
+    Optional<Trip> roundTrip(int epoch, long parentFingerprint, long timeoutNanos) throws IOException {
+        long seq = random.nextLong();
+        while (answered.containsKey(seq)) {
+            seq = random.nextLong(); // a repeat within the epoch would make its answers ambiguous
+        }
         send.setData(out, 0, codec.encode(new Packet.Ping(session, seq), out));
         long k1 = clock.now();
         if (!sendOnce()) {
@@ -89,9 +110,33 @@ final class NodeLink implements AutoCloseable {
                 return Optional.empty();
             } else {
                 counts.add(CalibrationNode.Count.REPLIES);
-                return Optional.of(new Zero(epoch, k1, pong.a(), k2));
+                answered.put(seq, pong.a());
+                return Optional.of(new Trip(seq, new Zero(epoch, k1, pong.a(), k2)));
             }
         }
+    }
+
+    /** A round trip with the sequence number of its ping. */
+    record Trip(long seq, Zero zero) {
+    }
+
+    /** Starts an epoch: the answers of earlier epochs' pings are only stale from now on. */
+    void beginEpoch() {
+        answered.clear();
+        conflicts.clear();
+    }
+
+    /**
+     * Listens for {@code nanos} without sending, so that a second answer to one of this epoch's
+     * pings (a forger's, or the parent's after a forger's) is seen before the epoch keeps a zero.
+     */
+    void settle(long nanos) throws IOException {
+        await(Packet.Pong.class, NO_REQUEST, nanos, false);
+    }
+
+    /** Whether the ping with this sequence number got two different answers in this epoch. */
+    boolean conflicted(long seq) {
+        return conflicts.contains(seq);
     }
 
     private boolean sendOnce() throws IOException {
@@ -114,11 +159,18 @@ final class NodeLink implements AutoCloseable {
      * @return the answer, or null on timeout or when the parent's port is unreachable
      */
     private Packet await(Class<? extends Packet> type, long seq, long timeoutNanos) throws IOException {
+        return await(type, seq, timeoutNanos, true);
+    }
+
+    private Packet await(Class<? extends Packet> type, long seq, long timeoutNanos, boolean waiting)
+            throws IOException {
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                counts.add(CalibrationNode.Count.TIMEOUTS);
+                if (waiting) {
+                    counts.add(CalibrationNode.Count.TIMEOUTS);
+                }
                 return null;
             }
             socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, (left + 999_999) / 1_000_000)));
@@ -126,7 +178,9 @@ final class NodeLink implements AutoCloseable {
             try {
                 socket.receive(receive);
             } catch (SocketTimeoutException e) {
-                counts.add(CalibrationNode.Count.TIMEOUTS);
+                if (waiting) {
+                    counts.add(CalibrationNode.Count.TIMEOUTS);
+                }
                 return null;
             } catch (PortUnreachableException e) {
                 counts.add(CalibrationNode.Count.UNREACHABLE);
@@ -144,8 +198,15 @@ final class NodeLink implements AutoCloseable {
                 rejected.add(e.reason());
                 continue;
             }
-            if (type.isInstance(p) && p.session() == session && p.seq() == seq) {
+            if (waiting && type.isInstance(p) && p.session() == session && p.seq() == seq) {
                 return p;
+            }
+            if (p instanceof Packet.Pong late && late.session() == session && answered.containsKey(late.seq())
+                    && answered.get(late.seq()) != late.a()) {
+                if (conflicts.add(late.seq())) {
+                    counts.add(CalibrationNode.Count.CONFLICTS);
+                }
+                continue;
             }
             counts.add(CalibrationNode.Count.STALE);
         }

@@ -20,12 +20,17 @@ import javax.crypto.spec.SecretKeySpec;
  * checks every byte and never throws anything but {@link MalformedPacketException}, so a server
  * fed garbage only counts it.
  *
+ * <p>Every request is at least as large as its reply (a ping is padded to a pong's size, a hello
+ * to the largest welcome), so a server cannot be used to amplify a spoofed request's traffic.
+ * Version 2 padded the hello; a version-1 peer is rejected with {@code VERSION}, which names both
+ * versions.
+ *
  * <p>Not thread-safe (it holds a {@link Mac}): one codec per thread.
  */
 public final class PacketCodec {
     /** {@code "DPRC"}. */
     static final int MAGIC = 0x44505243;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int HEADER_BYTES = 24;
     static final int TAG_BYTES = 16;
     static final int FLAG_TAG = 1;
@@ -39,6 +44,12 @@ public final class PacketCodec {
     /** A ping is padded to a pong's size: a reply is never larger than its request. */
     private static final int PING_PADDING = 16;
     private static final int PONG_BODY = 16;
+    /** A hello's body is its text padded to the longest a welcome can be: a welcome is never larger. */
+    static final int HELLO_BODY = 2 + Packet.MAX_TEXT_BYTES;
+    /** Offsets of the type, the session and the sequence number in the header. */
+    static final int TYPE_OFFSET = 5;
+    static final int SESSION_OFFSET = 8;
+    static final int SEQ_OFFSET = 16;
 
     private final Optional<Mac> mac;
     private final byte[] tag = new byte[32];
@@ -90,6 +101,8 @@ public final class PacketCodec {
                 .put((byte) 0).putLong(p.session()).putLong(p.seq());
         if (p instanceof Packet.Hello h) {
             putText(b, h.domainId());
+            Arrays.fill(out, b.position(), HEADER_BYTES + HELLO_BODY, (byte) 0);
+            b.position(HEADER_BYTES + HELLO_BODY);
         } else if (p instanceof Packet.Welcome w) {
             putText(b, w.domainId());
         } else if (p instanceof Packet.Ping) {
@@ -117,7 +130,8 @@ public final class PacketCodec {
         }
         int version = b.get() & 0xFF;
         if (version != VERSION) {
-            throw reject(MalformedPacketException.Reason.VERSION, "version " + version + ", this build speaks " + VERSION);
+            throw reject(MalformedPacketException.Reason.VERSION, "protocol version " + version
+                    + " (another dprof release); this one speaks version " + VERSION);
         }
         int type = b.get() & 0xFF;
         int flags = b.get() & 0xFF;
@@ -130,7 +144,16 @@ public final class PacketCodec {
         long session = b.getLong();
         long seq = b.getLong();
         Packet p = switch (type) {
-            case TYPE_HELLO -> new Packet.Hello(session, seq, getText(b));
+            case TYPE_HELLO -> {
+                String text = getText(b);
+                need(b, HEADER_BYTES + HELLO_BODY - b.position());
+                while (b.position() < HEADER_BYTES + HELLO_BODY) {
+                    if (b.get() != 0) {
+                        throw reject(MalformedPacketException.Reason.BODY, "non-zero hello padding");
+                    }
+                }
+                yield new Packet.Hello(session, seq, text);
+            }
             case TYPE_WELCOME -> new Packet.Welcome(session, seq, getText(b));
             case TYPE_PING -> {
                 need(b, PING_PADDING);
@@ -192,6 +215,26 @@ public final class PacketCodec {
             return TYPE_WELCOME;
         }
         return p instanceof Packet.Ping ? TYPE_PING : TYPE_PONG;
+    }
+
+    /**
+     * The session and sequence number of a ping, read from its header without checking its tag:
+     * what anyone on the path can see (a test bed's forger uses it). Empty for anything else.
+     */
+    static Optional<long[]> peekPing(byte[] in, int length) {
+        if (length < HEADER_BYTES) {
+            return Optional.empty();
+        }
+        ByteBuffer b = ByteBuffer.wrap(in, 0, length);
+        if (b.getInt(0) != MAGIC || (b.get(4) & 0xFF) != VERSION || b.get(TYPE_OFFSET) != TYPE_PING) {
+            return Optional.empty();
+        }
+        return Optional.of(new long[] {b.getLong(SESSION_OFFSET), b.getLong(SEQ_OFFSET)});
+    }
+
+    /** Whether this codec tags and checks packets (a key is configured). */
+    public boolean authenticated() {
+        return mac.isPresent();
     }
 
     private static void putText(ByteBuffer b, String s) {

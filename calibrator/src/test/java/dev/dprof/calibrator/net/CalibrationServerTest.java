@@ -61,6 +61,48 @@ class CalibrationServerTest {
         }
     }
 
+    @Test
+    void anOpenServerNeverAnswersWithMoreBytesThanItGotAndSaysOnceWhenAPeerIsOld() throws Exception {
+        TruthClock parent = new TruthClock("rate=1.25,offset=1000");
+        PacketCodec codec = PacketCodec.open();
+        java.util.List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        byte[] out = new byte[PacketCodec.MAX_BYTES];
+        byte[] in = new byte[PacketCodec.MAX_BYTES];
+        String longest = "n".repeat(Packet.MAX_TEXT_BYTES);
+        try (CalibrationServer server = CalibrationServer.start(0, parent.clock, Optional.empty(), log::add, warnings::add);
+             DatagramSocket socket = new DatagramSocket()) {
+            InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port());
+            socket.setSoTimeout((int) Nodes.DEADLINE_MILLIS);
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 3 * RateLimitedLog.BURST; i++) {
+                Packet request = i % 2 == 0 ? new Packet.Hello(i, i, i % 4 == 0 ? "h" : longest) : new Packet.Ping(i, i);
+                int n = codec.encode(request, out);
+                socket.send(new DatagramPacket(out, n, to));
+                DatagramPacket reply = new DatagramPacket(in, in.length);
+                socket.receive(reply);
+                assertTrue(reply.getLength() <= n, "reply of " + reply.getLength() + " bytes to a request of " + n);
+            }
+            // Old peers: version 1 packets, many of them, one line.
+            for (int i = 0; i < 50; i++) {
+                int n = codec.encode(new Packet.Ping(i, i), out);
+                out[4] = 1;
+                socket.send(new DatagramPacket(out, n, to));
+            }
+            int n = codec.encode(new Packet.Ping(7, 7), out);
+            socket.send(new DatagramPacket(out, n, to));
+            socket.receive(new DatagramPacket(in, in.length));
+            assertEquals(50, server.rejected(MalformedPacketException.Reason.VERSION), server.counts());
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("version 1") && warnings.get(0).contains("same dprof"), warnings.get(0));
+            // A flood of hellos is not a flood of lines: a burst, and one more per second the loop took.
+            long seconds = (System.nanoTime() - t0) / RateLimitedLog.REFILL_NANOS;
+            assertTrue(log.size() >= RateLimitedLog.BURST && log.size() <= RateLimitedLog.BURST + seconds + 1,
+                    log.size() + " lines in " + seconds + " s");
+            assertEquals(0, server.count(CalibrationServer.Count.AMPLIFICATION));
+        }
+    }
+
     /** Random bytes, truncated, forged or bit-flipped genuine packets, empty datagrams. */
     private static byte[] junk(Random random, PacketCodec codec, PacketCodec forger) {
         byte[] buf = new byte[PacketCodec.MAX_BYTES];

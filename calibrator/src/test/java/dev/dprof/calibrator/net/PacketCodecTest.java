@@ -48,7 +48,7 @@ class PacketCodecTest {
         byte[] ping = encode(PacketCodec.open(), new Packet.Ping(1, 2));
         assertEquals(PacketCodec.HEADER_BYTES + 16, ping.length);
         assertArrayEquals("DPRC".getBytes(StandardCharsets.US_ASCII), Arrays.copyOf(ping, 4));
-        assertEquals(1, ping[4]);
+        assertEquals(2, ping[4]);
         assertEquals(3, ping[5]);
         assertEquals(0, ping[6]);
         byte[] pong = encode(PacketCodec.keyed(KEY), new Packet.Pong(1, 2, 3, 4));
@@ -56,6 +56,30 @@ class PacketCodecTest {
         assertEquals(PacketCodec.FLAG_TAG, pong[6]);
         assertEquals(ping.length, encode(PacketCodec.open(), new Packet.Pong(1, 2, 3, 4)).length,
                 "a pong is no larger than the ping it answers");
+    }
+
+    @Test
+    void noReplyIsLargerThanItsRequest() throws Exception {
+        for (PacketCodec codec : List.of(PacketCodec.open(), PacketCodec.keyed(KEY))) {
+            byte[] shortest = encode(codec, new Packet.Hello(1, 2, "h"));
+            byte[] longest = encode(codec, new Packet.Welcome(1, 2, "w".repeat(Packet.MAX_TEXT_BYTES)));
+            assertTrue(longest.length <= shortest.length, longest.length + " > " + shortest.length);
+            assertEquals(new Packet.Hello(1, 2, "h"), codec.decode(shortest, shortest.length));
+            assertEquals(encode(codec, new Packet.Ping(1, 2)).length, encode(codec, new Packet.Pong(1, 2, 3, 4)).length);
+        }
+        byte[] hello = encode(PacketCodec.open(), new Packet.Hello(1, 2, "h"));
+        hello[hello.length - 1] = 7;
+        assertEquals(MalformedPacketException.Reason.BODY, rejection(PacketCodec.open(), hello));
+    }
+
+    @Test
+    void aPingsHeaderCanBeReadWithoutTheKeyButNotForged() {
+        byte[] ping = encode(PacketCodec.keyed(KEY), new Packet.Ping(-5, 77));
+        assertArrayEquals(new long[] {-5, 77}, PacketCodec.peekPing(ping, ping.length).orElseThrow());
+        byte[] pong = encode(PacketCodec.keyed(KEY), new Packet.Pong(-5, 77, 1, 2));
+        assertTrue(PacketCodec.peekPing(pong, pong.length).isEmpty());
+        byte[] forged = encode(PacketCodec.open(), new Packet.Pong(-5, 77, 1, 2));
+        assertEquals(MalformedPacketException.Reason.AUTH, rejection(PacketCodec.keyed(KEY), forged));
     }
 
     @Test
@@ -84,8 +108,11 @@ class PacketCodecTest {
         magic[0] = 'X';
         assertEquals(MalformedPacketException.Reason.MAGIC, rejection(PacketCodec.open(), magic));
         byte[] version = ping.clone();
-        version[4] = 2;
+        version[4] = 1; // an older dprof: the message names both versions
         assertEquals(MalformedPacketException.Reason.VERSION, rejection(PacketCodec.open(), version));
+        MalformedPacketException old = assertThrows(MalformedPacketException.class,
+                () -> PacketCodec.open().decode(version, version.length));
+        assertTrue(old.getMessage().contains("version 1") && old.getMessage().contains("version 2"), old.getMessage());
         byte[] type = ping.clone();
         type[5] = 9;
         assertEquals(MalformedPacketException.Reason.HEADER, rejection(PacketCodec.open(), type));

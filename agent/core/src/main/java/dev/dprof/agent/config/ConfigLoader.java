@@ -72,7 +72,7 @@ public final class ConfigLoader {
 
     static final List<String> TOP_KEYS = List.of("version", "out", "clock", "drainIntervalMs", "ringEvents",
             "annotations", "exclude", "calibration", "handoffs", "regions");
-    static final List<String> CALIBRATION_KEYS = List.of("base", "intervalSec");
+    static final List<String> CALIBRATION_KEYS = List.of("base", "intervalSec", "keyFile", "insecure");
     static final List<String> REGION_KEYS = List.of("name", "class", "method", "descriptor", "kind", "id", "channel",
             "key", "participants", "instance", "flavour", "rank", "root", "side");
     private static final String RETURN_ONLY = "'return' is only allowed for kind receive or a handoff's take, ";
@@ -557,7 +557,22 @@ public final class ConfigLoader {
             int interval = f.has("intervalSec")
                     ? intInRange(f.value("intervalSec"), "calibration.intervalSec", 1, Integer.MAX_VALUE)
                     : CalibrationSpec.DEFAULT_INTERVAL_SEC;
-            return Optional.of(new CalibrationSpec(host, port, interval));
+            Optional<Path> keyFile = Optional.empty();
+            if (f.has("keyFile")) {
+                String text = nonEmptyString(f.value("keyFile"), "calibration.keyFile");
+                try {
+                    keyFile = Optional.of(Path.of(text));
+                } catch (InvalidPathException e) {
+                    throw error(f.value("keyFile"), "calibration.keyFile", "invalid path " + quote(text) + ": "
+                            + e.getReason());
+                }
+            }
+            boolean insecure = f.has("insecure") && bool(f.value("insecure"), "calibration.insecure");
+            if (keyFile.isPresent() && insecure) {
+                throw error(f.value("insecure"), "calibration.insecure", "insecure: true and a keyFile exclude each "
+                        + "other (a key authenticates the calibration; insecure runs without one)");
+            }
+            return Optional.of(new CalibrationSpec(host, port, interval, keyFile, insecure));
         }
 
         // ----- regions

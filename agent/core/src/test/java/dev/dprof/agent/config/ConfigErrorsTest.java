@@ -374,7 +374,7 @@ class ConfigErrorsTest {
         @Test
         void unknownKey() {
             fails("calibration:\n  base: h:1\n  interval: 5\n",
-                    "dprof.yaml:3: calibration: unknown key 'interval' (expected one of base, intervalSec)");
+                    "dprof.yaml:3: calibration: unknown key 'interval' (expected one of base, intervalSec, keyFile, insecure)");
         }
 
         @Test
@@ -428,6 +428,18 @@ class ConfigErrorsTest {
         @Test
         void hostWithSpace() {
             fails("calibration:\n  base: \"my host:9000\"\n", "dprof.yaml:2: calibration.base: invalid host 'my host'");
+        }
+
+        @Test
+        void keyFileAndInsecureTogether() {
+            fails("calibration:\n  base: h:1\n  keyFile: k\n  insecure: true\n",
+                    "dprof.yaml:4: calibration.insecure: insecure: true and a keyFile exclude each other (a key "
+                            + "authenticates the calibration; insecure runs without one)");
+        }
+
+        @Test
+        void emptyKeyFile() {
+            fails("calibration:\n  base: h:1\n  keyFile: \"\"\n", "dprof.yaml:3: calibration.keyFile: must not be empty");
         }
 
         @Test

@@ -52,34 +52,35 @@ class ConfigLoaderTest {
         List<RegionSpec> expected = List.of(
                 region("Worker#compute", "com.example.Worker", "compute", Optional.of("(I)V"), RegionKind.PLAIN,
                         OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                        Optional.of(new Property("dprof.rank")), 15),
+                        Optional.of(new Property("dprof.rank")), 16),
                 region("Channel#send", "com.example.net.Channel", "send", Optional.empty(), RegionKind.SEND,
                         OptionalInt.of(12), Optional.of(new Arg(0)),
-                        Optional.of(new Getter(OptionalInt.of(1), "seq")), Optional.empty(), Optional.empty(), 21),
+                        Optional.of(new Getter(OptionalInt.of(1), "seq")), Optional.empty(), Optional.empty(), 22),
                 region("Channel#receive", "com.example.net.Channel", "receive",
                         Optional.of("(Ljava/lang/String;)Lcom/example/net/Message;"), RegionKind.RECEIVE,
                         OptionalInt.empty(), Optional.of(new Arg(0)), Optional.of(new Return()), Optional.empty(),
-                        Optional.empty(), 29),
+                        Optional.empty(), 30),
                 region("Mailbox#take", "com.example.net.Mailbox", "take", Optional.empty(), RegionKind.RECEIVE,
                         OptionalInt.empty(), Optional.of(new Const("Mailbox#take")),
                         Optional.of(new Field(OptionalInt.empty(), "lastSeq")), Optional.empty(), Optional.empty(),
-                        37),
+                        38),
                 region("Phaser#await", "com.example.sync.Phaser", "await", Optional.empty(), RegionKind.BARRIER,
                         OptionalInt.empty(), Optional.empty(), Optional.of(new Field(OptionalInt.empty(), "generation")),
-                        Optional.of(new Property("dprof.workers")), Optional.empty(), 43),
+                        Optional.of(new Property("dprof.workers")), Optional.empty(), 44),
                 region("Latch#countDown", "com.example.sync.Latch", "countDown", Optional.empty(),
                         RegionKind.BARRIER, OptionalInt.empty(), Optional.empty(), Optional.of(new Const("startup")),
-                        Optional.of(new Const("4")), Optional.empty(), 50),
+                        Optional.of(new Const("4")), Optional.empty(), 51),
                 region("Solver#step", "com.example.sim.**", "step*", Optional.empty(), RegionKind.PROGRESS,
                         OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                        Optional.of(new Arg(0)), 57),
+                        Optional.of(new Arg(0)), 58),
                 region("Worker.Job#new", "com.example.Worker$Job", "<init>", Optional.empty(), RegionKind.PLAIN,
                         OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                        63));
+                        64));
 
         AgentConfig want = new AgentConfig(1, Path.of("runs/dprof"), ClockChoice.RDTSCP, 2, 131072, false,
                 List.of("com.example.generated.**", "com.example.*Proxy"),
-                Optional.of(new CalibrationSpec("calib.example.org", 7077, 30)), expected);
+                Optional.of(new CalibrationSpec("calib.example.org", 7077, 30,
+                        Optional.of(Path.of("/etc/dprof/calibration.key")), false)), expected);
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i), c.regions().get(i), "region " + i);
         }
@@ -99,8 +100,8 @@ class ConfigLoaderTest {
         AgentConfig d = AgentConfig.defaults();
         assertEquals(List.of(d.version(), d.out(), d.clock(), d.drainIntervalMs(), d.ringEvents(), d.annotations()),
                 List.of(c.version(), c.out(), c.clock(), c.drainIntervalMs(), c.ringEvents(), c.annotations()));
-        assertEquals(Optional.of(new CalibrationSpec("calib.example.org", 7077, CalibrationSpec.DEFAULT_INTERVAL_SEC)),
-                c.calibration());
+        assertEquals(Optional.of(new CalibrationSpec("calib.example.org", 7077, CalibrationSpec.DEFAULT_INTERVAL_SEC,
+                Optional.of(Path.of("/etc/dprof/calibration.key")), false)), c.calibration());
         assertEquals(List.of(RegionKind.PLAIN, RegionKind.SEND, RegionKind.RECEIVE, RegionKind.BARRIER,
                 RegionKind.COLLECTIVE, RegionKind.PROGRESS, RegionKind.PLAIN),
                 c.regions().stream().map(RegionSpec::kind).toList());
@@ -151,6 +152,16 @@ class ConfigLoaderTest {
         assertEquals(Optional.of(new CalibrationSpec("::1", 65535, 1)),
                 parse("calibration: {base: \"[::1]:65535\", intervalSec: 1}\n").calibration());
         assertEquals(Optional.empty(), parse("calibration:\n").calibration());
+    }
+
+    @Test
+    void calibrationKeyFileOrExplicitlyInsecure() throws Exception {
+        assertEquals(Optional.of(new CalibrationSpec("h", 1, 10, Optional.of(Path.of("keys/cal.key")), false)),
+                parse("calibration: {base: \"h:1\", keyFile: keys/cal.key}\n").calibration());
+        assertEquals(Optional.of(new CalibrationSpec("h", 1, 10, Optional.empty(), true)),
+                parse("calibration: {base: \"h:1\", insecure: true}\n").calibration());
+        assertEquals(Optional.of(new CalibrationSpec("h", 1, 10)),
+                parse("calibration: {base: \"h:1\", insecure: false}\n").calibration());
     }
 
     @Test
