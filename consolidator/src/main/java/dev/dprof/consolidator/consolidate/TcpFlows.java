@@ -77,10 +77,12 @@ final class TcpFlows {
     static final class OfProcess {
         final int writeRegion;
         final int readRegion;
+        private final int process;
         private final boolean legacy;
         final Map<Long, End> ends = new HashMap<>();
 
-        OfProcess(int writeRegion, int readRegion, boolean legacy) {
+        OfProcess(int process, int writeRegion, int readRegion, boolean legacy) {
+            this.process = process;
             this.writeRegion = writeRegion;
             this.readRegion = readRegion;
             this.legacy = legacy;
@@ -103,10 +105,17 @@ final class TcpFlows {
             return ends.get(connectionOf(region, a));
         }
 
-        /** The profile's {@code a} of a TCP event: its flow, or its own payload where it has none. */
+        /**
+         * The profile's {@code a} of a TCP event: its flow. An event of a connection the process did
+         * not describe gets a negative flow of its own (process, connection, direction), which no
+         * paired flow (counted from 1) and no other event shares.
+         */
         long flow(int region, long a) {
             End e = endOf(region, a);
-            return e == null ? a : region == writeRegion ? e.out : e.in;
+            if (e == null) {
+                return Long.MIN_VALUE | (long) process << 33 | (region == writeRegion ? 0 : 1L << 32) | (a & 0xFFFF_FFFFL);
+            }
+            return region == writeRegion ? e.out : e.in;
         }
     }
 
@@ -158,7 +167,7 @@ final class TcpFlows {
         }
         String domain = p.header().domainId();
         boolean legacy = p.header().formatVersion() < RecordType.TCP_CONNECTIONS_VERSION;
-        OfProcess of = new OfProcess(write, read, legacy);
+        OfProcess of = new OfProcess(p.index(), write, read, legacy);
         if (!legacy) {
             for (TcpConnection c : p.connections()) {
                 String scope = c.scope();

@@ -249,4 +249,32 @@ class TcpMatchingTest {
             assertEquals(3, index.unmatchedReceives());
         }
     }
+
+    /**
+     * A process killed before its connection's record was written leaves events of a connection it
+     * never described: they match nothing, even where its number equals a flow of the profile.
+     */
+    @Test
+    void eventsOfAConnectionNeverDescribedMatchNothing(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        try (TcpQueues server = new TcpQueues(run.resolve("server"), RecordType.FORMAT_VERSION, 1, DOMAIN);
+             TcpQueues a = new TcpQueues(run.resolve("a"), RecordType.FORMAT_VERSION, 2, DOMAIN);
+             TcpQueues b = new TcpQueues(run.resolve("b"), RecordType.FORMAT_VERSION, 3, DOMAIN)) {
+            a.connection(1, "127.0.0.2:40555", SERVER);
+            server.connection(1, SERVER, "127.0.0.2:40555");
+            a.thread(1).write(100, 1, 0, 0, 0).read(400, 1, 0, 0, 16).flush();
+            b.thread(1).write(150, 1, 0, 0, 0).write(160, 1, 0, 0, 8).read(170, 2, 0, 0, 16).flush();
+            server.thread(10).read(200, 1, 0, 0, 16).write(300, 1, 0, 0, 0).flush();
+        }
+        Matches m = consolidate(run, dir.resolve("profile"));
+        Map<Integer, Integer> peers = Map.of(stream(m.info(), 2, 1), stream(m.info(), 1, 10), stream(m.info(), 1, 10),
+                stream(m.info(), 2, 1));
+        assertEquals(2, m.pairs().size());
+        assertEquals(0, m.pairs().stream().filter(p -> !peers.containsKey(p[1]) || peers.get(p[1]) != p[0]).count());
+        assertEquals(new ProfileInfo.Tcp(1, 0, 0, 0, 0), m.info().messages().tcp());
+        assertEquals(2, m.info().messages().unmatchedSends());
+        assertEquals(1, m.info().messages().unmatchedReceives());
+        assertTrue(m.info().problems().stream().anyMatch(p -> p.startsWith("TCP: 3 events of connections their"
+                + " process did not describe")), m.info().problems()::toString);
+    }
 }
