@@ -99,6 +99,12 @@ public final class ConsolidateCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "messages: %d matched, %d sends and %d receives unmatched; %d barrier instances%n",
                 info.messages().matched(), info.messages().unmatchedSends(), info.messages().unmatchedReceives(),
                 info.messages().barrierInstances());
+        ProfileInfo.Tcp tcp = info.messages().tcp();
+        if (tcp.connections() + tcp.withoutPeer() + tcp.ambiguous() > 0) {
+            System.out.printf(Locale.ROOT, "TCP: %d connections paired, %d ends without a recorded peer, %d ends not told"
+                    + " apart (no constraint); %d offsets written twice, %d reads dropped for it%n", tcp.connections(),
+                    tcp.withoutPeer(), tcp.ambiguous(), tcp.duplicateOffsets(), tcp.droppedReceives());
+        }
         System.out.println("bounds in reference ticks of " + info.referenceDomain() + "; assumption: " + info.assumption());
         for (ProfileInfo.Process p : info.processes()) {
             ProfileInfo.Calibration c = p.calibration();

@@ -200,12 +200,16 @@ final class ForkedJvm {
             return process.isAlive();
         }
 
-        /** Waits until the application printed a line starting with {@code prefix}; fails on timeout or exit. */
-        void awaitLine(String prefix) throws IOException, InterruptedException {
+        /**
+         * Waits until the application printed a line starting with {@code prefix}, and returns it; fails
+         * on timeout or exit.
+         */
+        String awaitLine(String prefix) throws IOException, InterruptedException {
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (System.nanoTime() < deadline) {
-                if (lines(stdout).stream().anyMatch(l -> l.startsWith(prefix))) {
-                    return;
+                Optional<String> line = lines(stdout).stream().filter(l -> l.startsWith(prefix)).findFirst();
+                if (line.isPresent()) {
+                    return line.get();
                 }
                 if (!process.isAlive()) {
                     fail("the application ended before printing '" + prefix + "'\n" + output(process.exitValue()));
@@ -213,7 +217,7 @@ final class ForkedJvm {
                 Thread.sleep(20);
             }
             process.destroyForcibly();
-            fail("no line '" + prefix + "' within " + TIMEOUT + "\n" + output(-1));
+            return fail("no line '" + prefix + "' within " + TIMEOUT + "\n" + output(-1));
         }
 
         /** Writes one line to the application's stdin. */

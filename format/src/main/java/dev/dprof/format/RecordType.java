@@ -6,10 +6,15 @@ package dev.dprof.format;
  * reader refuses versions it does not know.
  *
  * <p>Version 2 gave the barrier events' second payload a collective shape ({@link CollectiveShape});
- * a version 1 payload (participants) reads as an N-to-N shape, so both are read alike.
+ * a version 1 payload (participants) reads as an N-to-N shape, so both are read alike. Version 3
+ * gave the TCP events' first payload the process's connection number, described by a
+ * {@link #CONNECTION} record, instead of the two ports ({@link TcpRegions}); versions 1 and 2 are
+ * still read, their TCP flows by ports.
  */
 public final class RecordType {
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
+    /** The first version whose TCP events name a {@link #CONNECTION} record rather than two ports. */
+    public static final int TCP_CONNECTIONS_VERSION = 3;
     /** The oldest version this build still reads. */
     public static final int OLDEST_READABLE_VERSION = 1;
 
@@ -30,6 +35,11 @@ public final class RecordType {
      * says so.
      */
     public static final int LOSS = 'L';
+    /**
+     * A TCP connection's endpoints ({@link TcpConnection}), before any batch holding its events; added
+     * in version 3.
+     */
+    public static final int CONNECTION = 'C';
 
     private RecordType() {
     }

@@ -55,7 +55,7 @@ class RecordsRoundTripTest {
         header(RecordType.FORMAT_VERSION + 1).encode(sink);
         FormatException e = assertThrows(FormatException.class,
                 () -> ProcessHeader.decode(sourceOf(sink, RecordType.HEADER)));
-        assertEquals("unknown format version 3 (this build reads versions 1 to 2)", e.getMessage());
+        assertEquals("unknown format version 4 (this build reads versions 1 to 3)", e.getMessage());
     }
 
     @Test
@@ -72,5 +72,28 @@ class RecordsRoundTripTest {
         sink.clear();
         end.encode(sink);
         assertEquals(end, ProcessEnd.decode(sourceOf(sink, RecordType.END)));
+    }
+
+    @Test
+    void aConnectionRoundTripsWithItsAddressesCanonical() throws FormatException {
+        byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xFF, (byte) 0xFF, 127, 0, 0, 3};
+        byte[] v6 = new byte[16];
+        v6[15] = 1;
+        TcpConnection c = new TcpConnection(7, mapped, 40555, v6, 8080, "boot/net:[4026531833]");
+        assertEquals("127.0.0.3:40555", TcpConnection.endpoint(c.localAddress(), c.localPort()), "stored as IPv4");
+        ByteSink sink = new ByteSink(8);
+        c.encode(sink);
+        assertEquals(c, TcpConnection.decode(sourceOf(sink, RecordType.CONNECTION)));
+        assertTrue(TcpConnection.isLoopback(c.localAddress()) && TcpConnection.isLoopback(c.remoteAddress()));
+        assertTrue(!TcpConnection.isLoopback(new byte[] {10, 0, 0, 1}));
+    }
+
+    @Test
+    void aConnectionWithABadAddressLengthIsRefusedInOneLine() {
+        ByteSink sink = new ByteSink(8);
+        new TcpConnection(1, new byte[] {1, 2, 3}, 1, new byte[0], 2, "").encode(sink);
+        FormatException e = assertThrows(FormatException.class,
+                () -> TcpConnection.decode(sourceOf(sink, RecordType.CONNECTION)));
+        assertEquals("local address of 3 bytes (4 or 16 expected)", e.getMessage());
     }
 }

@@ -15,13 +15,15 @@ import java.util.Map;
 /**
  * Matches communication events into the facts the merge and the calibration rely on: each
  * receive with its send ({@code send(c, s)} ↔ {@code receive(c, s)}; for TCP byte streams the read
- * with the write that sent its last byte, see {@link TcpRegions}), each collective exit with the
+ * with the write of the same connection that sent its last byte, see {@link TcpRegions}, the
+ * connections' two ends paired by {@link TcpFlows}), each collective exit with the
  * enters of its instance (same region name and key) that precede it by the instance's flavour
  * ({@link #wire}), and each handoff between threads of one process with what it waits for, by
  * {@link HandoffMatcher}'s rule (a take its put; a started thread's first event the parent's
  * {@code Thread.start}; a back-pressure take the take that freed the space). Nothing is invented: a
- * receive without a send, a send without a receive, or a key sent twice is reported and imposes no
- * order. Handoffs never become {@link #matched} messages: they join threads of one clock domain,
+ * receive without a send, a send without a receive, a key sent twice, a TCP offset written twice
+ * on one flow or a connection whose two ends cannot be told apart from others' is reported and
+ * imposes no order: only an unambiguous match becomes a {@link #matched} message. Handoffs never become {@link #matched} messages: they join threads of one clock domain,
  * so they say nothing about clocks.
  *
  * <p>Communication events are identified in the second pass by their ordinal among the
@@ -29,6 +31,8 @@ import java.util.Map;
  */
 final class CausalIndex {
     static final int NO_DEPENDENCY = -1;
+    /** A TCP write offset recorded twice on one flow: what a read reaching it waits for is not known. */
+    private static final int AMBIGUOUS_WRITE = -1;
 
     private final RunInventory inventory;
     /** Per stream (process, thread), by ordinal: what each communication event waits for. */
@@ -47,6 +51,10 @@ final class CausalIndex {
     private int unmatchedSends;
     private int unmatchedReceives;
     private int ambiguous;
+    /** TCP write offsets recorded twice on one flow, and the reads that ended in such a write's bytes. */
+    private int duplicateOffsets;
+    private int droppedReceives;
+    private final TcpFlows tcp;
     private int barrierInstances;
     /** Per stream: the put its first event waits for (a {@code Thread.start}), when recorded. */
     private final Map<StreamId, Integer> startWaits = new HashMap<>();
@@ -94,6 +102,7 @@ final class CausalIndex {
 
     CausalIndex(RunInventory inventory) {
         this.inventory = inventory;
+        this.tcp = new TcpFlows(inventory);
         LongColumns c = inventory.communication;
         int rows = c.size();
         Map<StreamId, Integer> ordinals = new HashMap<>();
@@ -114,10 +123,16 @@ final class CausalIndex {
         Map<MessageKey, Integer> sends = new HashMap<>();
         Map<Long, java.util.TreeMap<Long, Integer>> tcpWrites = new HashMap<>();
         for (int r = 0; r < rows; r++) {
-            if (c.get(r, RunInventory.KIND) == EventCodes.SEND && TcpRegions.WRITE.equals(regionName(r))) {
-                Integer previous = tcpWrites.computeIfAbsent(c.get(r, RunInventory.A), k -> new java.util.TreeMap<>())
-                        .put(c.get(r, RunInventory.B), r);
+            TcpFlows.OfProcess tcp = tcp(r);
+            if (c.get(r, RunInventory.KIND) == EventCodes.SEND && tcp != null
+                    && (int) c.get(r, RunInventory.REGION) == tcp.writeRegion) {
+                long flow = tcp.flow(tcp.writeRegion, c.get(r, RunInventory.A));
+                var writes = tcpWrites.computeIfAbsent(flow, k -> new java.util.TreeMap<>());
+                Integer previous = writes.put(c.get(r, RunInventory.B), r);
                 if (previous != null) {
+                    // Two writes start at one offset: which sent the byte is not known, so neither constrains.
+                    writes.put(c.get(r, RunInventory.B), AMBIGUOUS_WRITE);
+                    duplicateOffsets++;
                     ambiguous++;
                 }
             } else if (c.get(r, RunInventory.KIND) == EventCodes.SEND) {
@@ -134,14 +149,20 @@ final class CausalIndex {
         for (int r = 0; r < rows; r++) {
             long kind = c.get(r, RunInventory.KIND);
             StreamId id = new StreamId((int) c.get(r, RunInventory.PROCESS), c.get(r, RunInventory.THREAD));
-            if (kind == EventCodes.RECEIVE && TcpRegions.READ.equals(regionName(r))) {
-                java.util.TreeMap<Long, Integer> writes = tcpWrites.get(c.get(r, RunInventory.A));
+            TcpFlows.OfProcess tcp = tcp(r);
+            if (kind == EventCodes.RECEIVE && tcp != null && (int) c.get(r, RunInventory.REGION) == tcp.readRegion) {
+                long flow = tcp.flow(tcp.readRegion, c.get(r, RunInventory.A));
+                java.util.TreeMap<Long, Integer> writes = tcpWrites.get(flow);
                 var write = writes == null ? null : writes.floorEntry(c.get(r, RunInventory.B) - 1);
                 if (write == null) {
                     unmatchedReceives++;
                     continue;
                 }
-                tcpReadEnds.merge(c.get(r, RunInventory.A), c.get(r, RunInventory.B), Math::max);
+                tcpReadEnds.merge(flow, c.get(r, RunInventory.B), Math::max);
+                if (write.getValue() == AMBIGUOUS_WRITE) {
+                    droppedReceives++;
+                    continue;
+                }
                 matchedTcpWrites.add(write.getValue());
                 link(id, ordinal, r, write.getValue());
             } else if (kind == EventCodes.RECEIVE) {
@@ -165,11 +186,13 @@ final class CausalIndex {
         }
         // A write is received when some read of its flow ended past its first byte: a read that
         // took the bytes of several writes is matched with the last of them only, but it received
-        // them all, so only writes no read reached count as unmatched.
+        // them all, so only writes no read reached count as unmatched (a duplicated offset counts
+        // as ambiguous instead).
         for (Map.Entry<Long, java.util.TreeMap<Long, Integer>> flow : tcpWrites.entrySet()) {
             long readEnd = tcpReadEnds.getOrDefault(flow.getKey(), Long.MIN_VALUE);
             for (Map.Entry<Long, Integer> w : flow.getValue().entrySet()) {
-                if (!matchedTcpWrites.contains(w.getValue()) && w.getKey() >= readEnd) {
+                if (w.getValue() != AMBIGUOUS_WRITE && !matchedTcpWrites.contains(w.getValue())
+                        && w.getKey() >= readEnd) {
                     unmatchedSends++;
                 }
             }
@@ -367,6 +390,11 @@ final class CausalIndex {
         return inventory.processes().get((int) inventory.communication.get(row, RunInventory.PROCESS)).header().domainId();
     }
 
+    /** The TCP regions and connection ends of the row's process, or null when it has none. */
+    private TcpFlows.OfProcess tcp(int row) {
+        return tcp.process((int) inventory.communication.get(row, RunInventory.PROCESS));
+    }
+
     private String regionName(int row) {
         RunInventory.Process p = inventory.processes().get((int) inventory.communication.get(row, RunInventory.PROCESS));
         RegionInfo info = p.regions().get((int) inventory.communication.get(row, RunInventory.REGION));
@@ -446,6 +474,21 @@ final class CausalIndex {
 
     int ambiguousKeys() {
         return ambiguous;
+    }
+
+    /** The run's TCP connections, their pairing and flows. */
+    TcpFlows tcpFlows() {
+        return tcp;
+    }
+
+    /** TCP write offsets recorded twice on one flow (neither write constrains anything). */
+    int duplicateOffsets() {
+        return duplicateOffsets;
+    }
+
+    /** TCP reads dropped because the write that sent their last byte was ambiguous. */
+    int droppedReceives() {
+        return droppedReceives;
     }
 
     /** The handoffs' edges and counts. */

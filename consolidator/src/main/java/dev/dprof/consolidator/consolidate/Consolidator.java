@@ -197,6 +197,7 @@ public final class Consolidator {
                             truth ? referenceTruth : null, map, causal.dependencies(p.index(), thread),
                             causal.signals(p.index(), thread));
                     s.startWait = causal.startWait(p.index(), thread);
+                    s.tcp = causal.tcpFlows().process(p.index());
                     streams.add(s);
                 }
                 boundsOfProcess.add(own);
@@ -236,6 +237,12 @@ public final class Consolidator {
                 problems.add(merge.conflicts() + " causality conflicts (matched keys that contradict program order)");
             }
             problems.addAll(causal.collectiveProblems());
+            problems.addAll(causal.tcpFlows().problems());
+            if (causal.duplicateOffsets() > 0) {
+                problems.add("TCP: " + causal.duplicateOffsets() + " write offsets recorded twice on one connection"
+                        + " (a write that sent nothing, or writers racing on a channel); " + causal.droppedReceives()
+                        + " reads ending in their bytes constrain nothing");
+            }
             int unused = constrained == null ? 0 : constrained.unused();
             ProfileInfo info = new ProfileInfo(ProfileInfo.FORMAT_VERSION, options.sync().name().toLowerCase(),
                     calibration == null ? "none: one clock domain, raw ticks" : calibration.drift().describe(),
@@ -243,7 +250,7 @@ public final class Consolidator {
                     processInfos, streamInfos, regions,
                     new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
-                            unused, causal.barrierInstanceCount()),
+                            unused, causal.barrierInstanceCount(), tcp(causal)),
                     written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()),
                     weaving.toInfo());
             Profile.writeInfo(options.out(), info);
@@ -252,6 +259,12 @@ public final class Consolidator {
         } catch (CalibrationException | FormatException e) {
             throw new ConsolidationException(e.getMessage());
         }
+    }
+
+    private static ProfileInfo.Tcp tcp(CausalIndex causal) {
+        TcpFlows flows = causal.tcpFlows();
+        return new ProfileInfo.Tcp(flows.paired(), flows.ends(TcpFlows.State.NO_PEER),
+                flows.ends(TcpFlows.State.AMBIGUOUS), causal.duplicateOffsets(), causal.droppedReceives());
     }
 
     private static ProfileInfo.Handoffs handoffs(HandoffMatcher.Matches m) {

@@ -8,6 +8,7 @@ import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.WeavingSummary;
 import java.nio.file.Path;
@@ -51,6 +52,8 @@ public final class RunInventory implements AutoCloseable {
         final Set<Long> threadSet = new HashSet<>();
         Optional<ProcessEnd> end = Optional.empty();
         Optional<WeavingSummary> weaving = Optional.empty();
+        /** The TCP connections the process described (format version 3), in the order written. */
+        final List<TcpConnection> connections = new ArrayList<>();
         long events;
 
         Process(int index, Path dir, ProcessQueue queue) {
@@ -104,6 +107,11 @@ public final class RunInventory implements AutoCloseable {
 
         public String label() {
             return header.host() + "-" + header.pid();
+        }
+
+        /** The TCP connections the process described; empty before format version 3. */
+        public List<TcpConnection> connections() {
+            return connections;
         }
     }
 
@@ -256,6 +264,11 @@ public final class RunInventory implements AutoCloseable {
         @Override
         public void end(ProcessEnd end) {
             process.end = Optional.of(end);
+        }
+
+        @Override
+        public void connection(TcpConnection connection) {
+            process.connections.add(connection);
         }
     }
 }

@@ -26,6 +26,8 @@ final class ThreadStream {
     private final int[] waitFor;
     private final int[] signal;
     private int communicationOrdinal;
+    /** The process's TCP regions and connection ends, or null when it has none. */
+    TcpFlows.OfProcess tcp;
     /**
      * What the thread's first event waits for besides its own dependency: the row of the
      * {@code Thread.start} that started it ({@link CausalIndex#startWait}); cleared once the first
@@ -106,7 +108,13 @@ final class ThreadStream {
             real[i] = events.truth;
             a[i] = events.a;
             b[i] = events.b;
-            comm[i] = events.kind.communicates() ? communicationOrdinal++ : -1;
+            comm[i] = -1;
+            if (events.kind.communicates()) {
+                comm[i] = communicationOrdinal++;
+                if (tcp != null && tcp.isTcp(events.region)) {
+                    a[i] = tcp.flow(events.region, events.a); // the profile names the flow, not the process's connection
+                }
+            }
             sorted &= i == 0 || tick[i] >= tick[i - 1];
             i++;
         }

@@ -89,9 +89,39 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
     public record Region(int index, String name, String kind) {
     }
 
-    /** What message and barrier matching found. */
+    /**
+     * What message and barrier matching found.
+     *
+     * @param ambiguousKeys keys sent twice while in flight, and TCP write offsets recorded twice on one flow
+     * @param tcp           how the TCP connections' ends were paired ({@link Tcp#NONE} in a profile written before)
+     */
     public record Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
-                           int usedForCalibration, int unusedForCalibration, int barrierInstances) {
+                           int usedForCalibration, int unusedForCalibration, int barrierInstances, Tcp tcp) {
+        public Messages {
+            tcp = tcp == null ? Tcp.NONE : tcp;
+        }
+
+        /** Without TCP connection figures. */
+        public Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
+                        int usedForCalibration, int unusedForCalibration, int barrierInstances) {
+            this(matched, unmatchedSends, unmatchedReceives, ambiguousKeys, usedForCalibration, unusedForCalibration,
+                    barrierInstances, Tcp.NONE);
+        }
+    }
+
+    /**
+     * How the two ends of the run's TCP connections were paired (docs/BOUNDS.md, "Messages"): only a
+     * paired connection's reads are matched with writes, and only with writes at unambiguous offsets.
+     *
+     * @param connections      connections whose two ends were paired
+     * @param withoutPeer      connection ends whose other end no process recorded
+     * @param ambiguous        connection ends that could not be told apart from others on the same
+     *                         addresses and ports (their reads and writes match nothing)
+     * @param duplicateOffsets write offsets recorded twice on one flow (neither write constrains)
+     * @param droppedReceives  reads ending in the bytes of such a write, so left unmatched
+     */
+    public record Tcp(int connections, int withoutPeer, int ambiguous, int duplicateOffsets, int droppedReceives) {
+        public static final Tcp NONE = new Tcp(0, 0, 0, 0, 0);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.ThreadLoss;
 import dev.dprof.format.WeavingSummary;
@@ -335,6 +336,7 @@ public final class ProcessQueue implements AutoCloseable {
             case RecordType.END -> visitor.end(ProcessEnd.decode(in));
             case RecordType.WEAVING -> visitor.weaving(WeavingSummary.decode(in));
             case RecordType.LOSS -> visitor.loss(ThreadLoss.decode(in));
+            case RecordType.CONNECTION -> visitor.connection(TcpConnection.decode(in));
             case RecordType.HEADER -> throw new FormatException("a second process header");
             default -> throw new FormatException("unknown record type " + type);
         }

@@ -4,6 +4,7 @@ import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.ThreadLoss;
 import dev.dprof.format.WeavingSummary;
@@ -29,6 +30,10 @@ public interface RecordVisitor {
     }
 
     default void end(ProcessEnd end) {
+    }
+
+    /** A TCP connection's endpoints (format version 3); it comes before any batch holding its events. */
+    default void connection(TcpConnection connection) {
     }
 
     /**
@@ -71,6 +76,11 @@ public interface RecordVisitor {
         @Override
         public void end(ProcessEnd end) {
             next.end(end);
+        }
+
+        @Override
+        public void connection(TcpConnection connection) {
+            next.connection(connection);
         }
     }
 }

@@ -1,38 +1,71 @@
 package dev.dprof.agent.bootstrap;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.SocketOptions;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Probes woven into the JDK's TCP socket implementations, so that messages are matched without
  * any configuration: every write is a send stamped before its bytes leave, every read a receive
- * stamped after its bytes arrived, keyed by the connection's direction and byte offsets (layout in
- * {@code dev.dprof.format.TcpRegions}: a = flow, b = the write's first offset / the read's end
- * offset).
+ * stamped after its bytes arrived, keyed by the connection and byte offsets (layout in
+ * {@code dev.dprof.format.TcpRegions}: a = the process's number of the connection, b = the write's
+ * first offset / the read's end offset). The first write or read of a connection numbers it and
+ * notes its two endpoints, which the drainer writes as a connection record before any batch
+ * holding its events ({@link #drainOpened}); the consolidator pairs the two ends of a connection
+ * by those.
  *
  * <h2>Implementation notes</h2>
  * <ul>
- * <li>The byte offsets live in a weak identity map keyed by the socket implementation object
+ * <li>The connections live in a weak identity map keyed by the socket implementation object
  * (neither JDK class overrides {@code equals}); a lookup per I/O call costs far less than the
- * system call it accompanies.</li>
+ * system call it accompanies. Only a connection's first I/O allocates (its entry, its addresses)
+ * and, for {@code java.net.Socket}, asks the socket its local address (one system call): the
+ * socket implementation keeps the local port but not the address.</li>
+ * <li>A connection is numbered and queued for the drainer under the map's lock, before the map
+ * shows it to any other thread: whichever thread records its first event, the record is queued
+ * before that event is in a ring.</li>
  * <li>{@code NioSocketImpl.implWrite/implRead} run under the socket's write/read lock, so offsets
  * follow the byte order. {@code SocketChannelImpl.write/read} take their lock inside; there the
  * advice runs outside it and concurrent writers to one channel could interleave their offsets —
- * one writer per channel is assumed.</li>
- * <li>The flow is derived from the two ports only, which both ends know without a system call;
- * it must equal {@code TcpRegions.flow} (constants only here: the format module is not on the
- * bootstrap class path).</li>
+ * one writer per channel is assumed, and an offset two writes claim is dropped by the consolidator.</li>
  * </ul>
  */
 public final class TcpProbes {
-    private static final Map<Object, long[]> OFFSETS = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final Map<Object, Connection> CONNECTIONS = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Connections numbered since the drainer's last look, to be described in the queue. */
+    private static final ConcurrentLinkedQueue<Connection> OPENED = new ConcurrentLinkedQueue<>();
+    private static final AtomicLong NUMBERS = new AtomicLong();
+    private static final byte[] UNKNOWN = new byte[0];
     private static volatile int writeRegion;
     private static volatile int readRegion;
 
     private TcpProbes() {
+    }
+
+    /** One connection of this process: its number, its endpoints, and the bytes written and read so far. */
+    public static final class Connection {
+        public final long number;
+        public final byte[] localAddress;
+        public final int localPort;
+        public final byte[] remoteAddress;
+        public final int remotePort;
+        long written;
+        long read;
+
+        Connection(long number, byte[] localAddress, int localPort, byte[] remoteAddress, int remotePort) {
+            this.number = number;
+            this.localAddress = localAddress;
+            this.localPort = localPort;
+            this.remoteAddress = remoteAddress;
+            this.remotePort = remotePort;
+        }
     }
 
     /** Installs the region ids of {@code tcp.write} and {@code tcp.read}. */
@@ -41,44 +74,95 @@ public final class TcpProbes {
         readRegion = read;
     }
 
-    public static long flow(int fromPort, int toPort) {
-        return 0x7C70_0000_0000_0000L | ((long) (fromPort & 0xFFFF) << 16) | (toPort & 0xFFFF);
-    }
-
-    private static long[] offsets(Object connection) {
-        long[] o = OFFSETS.get(connection);
-        if (o == null) {
-            o = new long[2];
-            OFFSETS.put(connection, o);
-        }
-        return o;
-    }
-
-    /** Before a write on a socket bound to {@code localPort} connected to {@code remotePort}. */
-    public static void beforeWrite(Object connection, int localPort, int remotePort) {
-        if (localPort > 0 && remotePort > 0) {
-            Probes.send(writeRegion, flow(localPort, remotePort), offsets(connection)[0]);
+    /** Hands every connection numbered since the last call to {@code describe}, in the order numbered. */
+    public static void drainOpened(Consumer<Connection> describe) {
+        for (Connection c = OPENED.poll(); c != null; c = OPENED.poll()) {
+            describe.accept(c);
         }
     }
 
-    /** After a write that put {@code written} bytes on the wire. */
+    /**
+     * The connection of {@code key}, numbered now if this is its first I/O; null when it is not an
+     * IP connection (yet): no port, or no peer.
+     */
+    private static Connection connection(Object key, Object socket, InetAddress local, int localPort,
+                                         InetAddress remote, int remotePort) {
+        Connection c = CONNECTIONS.get(key);
+        if (c != null || localPort <= 0 || remotePort <= 0 || remote == null) {
+            return c;
+        }
+        byte[] localBytes = local != null ? local.getAddress() : localAddressOf(socket);
+        byte[] remoteBytes = remote.getAddress();
+        synchronized (CONNECTIONS) {
+            c = CONNECTIONS.get(key);
+            if (c == null) {
+                c = new Connection(NUMBERS.incrementAndGet(), localBytes, localPort, remoteBytes, remotePort);
+                OPENED.add(c);
+                CONNECTIONS.put(key, c);
+            }
+        }
+        return c;
+    }
+
+    /** A {@code java.net.Socket} implementation's local address, or none when it cannot say (closed). */
+    private static byte[] localAddressOf(Object socket) {
+        try {
+            if (socket instanceof SocketOptions options
+                    && options.getOption(SocketOptions.SO_BINDADDR) instanceof InetAddress address) {
+                return address.getAddress();
+            }
+        } catch (Exception e) {
+            // a socket closed meanwhile: its connection is described without its local address
+        }
+        return UNKNOWN;
+    }
+
+    /** Before a write on a {@code java.net.Socket} (its {@code NioSocketImpl}). */
+    public static void beforeSocketWrite(Object impl, int localPort, InetAddress remote, int remotePort) {
+        Connection c = connection(impl, impl, null, localPort, remote, remotePort);
+        if (c != null) {
+            Probes.send(writeRegion, c.number, c.written);
+        }
+    }
+
+    /** After a read on a {@code java.net.Socket} that returned {@code read} bytes. */
+    public static void afterSocketRead(Object impl, long read, int localPort, InetAddress remote, int remotePort) {
+        if (read > 0) {
+            received(connection(impl, impl, null, localPort, remote, remotePort), read);
+        }
+    }
+
+    /** Before a write on a {@code SocketChannel}. */
+    public static void beforeChannelWrite(Object channel, SocketAddress local, SocketAddress remote) {
+        if (local instanceof InetSocketAddress l && remote instanceof InetSocketAddress r) {
+            Connection c = connection(channel, channel, l.getAddress(), l.getPort(), r.getAddress(), r.getPort());
+            if (c != null) {
+                Probes.send(writeRegion, c.number, c.written);
+            }
+        }
+    }
+
+    /** After a read on a {@code SocketChannel} that returned {@code read} bytes. */
+    public static void afterChannelRead(Object channel, long read, SocketAddress local, SocketAddress remote) {
+        if (read > 0 && local instanceof InetSocketAddress l && remote instanceof InetSocketAddress r) {
+            received(connection(channel, channel, l.getAddress(), l.getPort(), r.getAddress(), r.getPort()), read);
+        }
+    }
+
+    private static void received(Connection c, long read) {
+        if (c != null) {
+            c.read += read;
+            Probes.receive(readRegion, c.number, c.read);
+        }
+    }
+
+    /** After a write (socket or channel) that put {@code written} bytes on the wire. */
     public static void afterWrite(Object connection, long written) {
         if (written > 0) {
-            offsets(connection)[0] += written;
+            Connection c = CONNECTIONS.get(connection);
+            if (c != null) {
+                c.written += written;
+            }
         }
-    }
-
-    /** After a read that returned {@code read} bytes. */
-    public static void afterRead(Object connection, long read, int localPort, int remotePort) {
-        if (read > 0 && localPort > 0 && remotePort > 0) {
-            long[] o = offsets(connection);
-            o[1] += read;
-            Probes.receive(readRegion, flow(remotePort, localPort), o[1]);
-        }
-    }
-
-    /** The port of a channel's address, or 0 when it is not an IP socket (yet). */
-    public static int port(SocketAddress address) {
-        return address instanceof InetSocketAddress inet ? inet.getPort() : 0;
     }
 }

@@ -1,13 +1,17 @@
 package dev.dprof.agent.instrument;
 
 import dev.dprof.agent.bootstrap.TcpProbes;
+import java.net.InetAddress;
 import java.net.SocketAddress;
 import net.bytebuddy.asm.Advice;
 
 /**
  * Advice for the JDK's TCP implementations ({@link TcpProbes} says what is recorded and why it
  * matches without configuration): {@code sun.nio.ch.NioSocketImpl} behind
- * {@code java.net.Socket} streams, and {@code sun.nio.ch.SocketChannelImpl} for NIO channels.
+ * {@code java.net.Socket} streams, and {@code sun.nio.ch.SocketChannelImpl} for NIO channels. Each
+ * passes what identifies the connection — the ports and the peer's address from the socket's
+ * fields ({@code SocketImpl.localport}, {@code port}, {@code address}), a channel's two addresses —
+ * and the probe asks for more only at the connection's first I/O.
  */
 final class TcpAdvices {
     static final String SOCKET_IMPL = "sun.nio.ch.NioSocketImpl";
@@ -20,8 +24,9 @@ final class TcpAdvices {
     static final class SocketWrite {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.This Object self, @Advice.FieldValue("localport") int local,
+                          @Advice.FieldValue("address") InetAddress remoteAddress,
                           @Advice.FieldValue("port") int remote) {
-            TcpProbes.beforeWrite(self, local, remote);
+            TcpProbes.beforeSocketWrite(self, local, remoteAddress, remote);
         }
 
         @Advice.OnMethodExit(suppress = Throwable.class)
@@ -34,8 +39,9 @@ final class TcpAdvices {
     static final class SocketRead {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Return long read, @Advice.FieldValue("localport") int local,
+                         @Advice.FieldValue("address") InetAddress remoteAddress,
                          @Advice.FieldValue("port") int remote) {
-            TcpProbes.afterRead(self, read, local, remote);
+            TcpProbes.afterSocketRead(self, read, local, remoteAddress, remote);
         }
     }
 
@@ -44,7 +50,7 @@ final class TcpAdvices {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.This Object self, @Advice.FieldValue("localAddress") SocketAddress local,
                           @Advice.FieldValue("remoteAddress") SocketAddress remote) {
-            TcpProbes.beforeWrite(self, TcpProbes.port(local), TcpProbes.port(remote));
+            TcpProbes.beforeChannelWrite(self, local, remote);
         }
 
         @Advice.OnMethodExit(suppress = Throwable.class)
@@ -59,7 +65,7 @@ final class TcpAdvices {
         static void exit(@Advice.This Object self, @Advice.Return long read,
                          @Advice.FieldValue("localAddress") SocketAddress local,
                          @Advice.FieldValue("remoteAddress") SocketAddress remote) {
-            TcpProbes.afterRead(self, read, TcpProbes.port(local), TcpProbes.port(remote));
+            TcpProbes.afterChannelRead(self, read, local, remote);
         }
     }
 }

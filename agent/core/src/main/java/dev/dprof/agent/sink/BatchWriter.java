@@ -1,9 +1,11 @@
 package dev.dprof.agent.sink;
 
 import dev.dprof.agent.bootstrap.Rings;
+import dev.dprof.agent.bootstrap.TcpProbes;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.ThreadLoss;
 import java.nio.ByteBuffer;
@@ -50,6 +52,15 @@ final class BatchWriter {
     /** Says that thread {@code threadId}'s ring has dropped {@code lostSoFar} events since it was made. */
     void loss(long threadId, long lostSoFar) {
         ThreadLoss.encode(start(), threadId, lostSoFar);
+        append(0);
+    }
+
+    /**
+     * Describes a TCP connection (its endpoints, and the network namespace {@code scope} the process
+     * lives in); batches holding its events must come after this.
+     */
+    void connection(TcpProbes.Connection c, String scope) {
+        TcpConnection.encode(start(), c.number, c.localAddress, c.localPort, c.remoteAddress, c.remotePort, scope);
         append(0);
     }
 

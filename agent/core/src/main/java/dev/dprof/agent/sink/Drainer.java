@@ -4,6 +4,7 @@ import dev.dprof.agent.bootstrap.AgentThreads;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingVisitor;
 import dev.dprof.agent.bootstrap.Rings;
+import dev.dprof.agent.bootstrap.TcpProbes;
 import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.clock.DomainClock;
@@ -107,6 +108,10 @@ public final class Drainer implements RingVisitor, Runnable {
     private volatile Supplier<WeavingSummary> weaving;
     /** Writes a started virtual thread's name; a field, so that naming allocates no lambda per batch. */
     private final ObjLongConsumer<String> nameVirtualThread = (name, id) -> out.nameVirtualThread(id, name);
+    /** The network namespace this process lives in, written with each TCP connection. */
+    private final String networkScope = NetworkScope.current();
+    /** Describes a TCP connection; a field, so that describing allocates no lambda per batch. */
+    private final Consumer<TcpProbes.Connection> describeConnection = c -> out.connection(c, networkScope);
 
     /**
      * @param warmDir where the warm-up creates (and deletes) its scratch queue; null to skip the warm-up
@@ -313,6 +318,7 @@ public final class Drainer implements RingVisitor, Runnable {
             Rings.drain(this, scratch);
         }
         VirtualThreads.drainStarted(nameVirtualThread);
+        TcpProbes.drainOpened(describeConnection);
     }
 
     /**
@@ -338,11 +344,12 @@ public final class Drainer implements RingVisitor, Runnable {
             return;
         }
         if (count > 0) {
-            // A region is registered before its first event is recorded, and a virtual thread's
-            // start happens before its first mount: these slots may hold either, registered since
-            // this pass began.
+            // A region is registered before its first event is recorded, a virtual thread's start
+            // happens before its first mount, and a TCP connection is queued before its first event:
+            // these slots may hold any of them, registered since this pass began.
             writeNewRegions();
             VirtualThreads.drainStarted(nameVirtualThread);
+            TcpProbes.drainOpened(describeConnection);
             out.batch(threadId, slots, count);
         }
         if (lostSoFar > 0 && (threadId != lastLossThread || lostSoFar != lastLoss)) {

@@ -3,6 +3,8 @@ package dev.dprof.agent.sink;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.Rings;
 import dev.dprof.agent.bootstrap.TcpProbes;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 
 /**
  * Every kind of probe the weaver can call, once per round: the drainer's warm-up runs them on its
@@ -19,9 +21,13 @@ import dev.dprof.agent.bootstrap.TcpProbes;
  */
 final class ProbeWarmup {
     /** Events one round records. */
-    static final int EVENTS_PER_ROUND = 11;
+    static final int EVENTS_PER_ROUND = 13;
 
+    private static final InetSocketAddress LOCAL = new InetSocketAddress(InetAddress.getLoopbackAddress(), 1);
+    private static final InetSocketAddress REMOTE = new InetSocketAddress(InetAddress.getLoopbackAddress(), 2);
+    /** Stand-ins for a channel and a socket: their connections (ports 1 and 2) go to the scratch queue. */
     private final Object connection = new Object();
+    private final Object socket = new Object();
     private final int maxRounds;
 
     /** @param maxRounds the most rounds recorded between two drains: a small part of a ring */
@@ -68,9 +74,12 @@ final class ProbeWarmup {
             Probes.barrierEnter(0, i, 2);
             Probes.barrierExit(0, i, 2);
             Probes.progress(0);
-            TcpProbes.beforeWrite(connection, 1, 2);
+            TcpProbes.beforeChannelWrite(connection, LOCAL, REMOTE);
             TcpProbes.afterWrite(connection, 8);
-            TcpProbes.afterRead(connection, 8, 2, 1);
+            TcpProbes.afterChannelRead(connection, 8, LOCAL, REMOTE);
+            TcpProbes.beforeSocketWrite(socket, 1, REMOTE.getAddress(), 2);
+            TcpProbes.afterWrite(socket, 8);
+            TcpProbes.afterSocketRead(socket, 8, 1, REMOTE.getAddress(), 2);
         }
     }
 }

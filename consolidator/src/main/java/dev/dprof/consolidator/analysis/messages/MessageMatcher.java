@@ -18,7 +18,9 @@ import java.util.TreeMap;
  * flight is ambiguous and neither of its sends is matched; a key reused after its receive matches
  * again, in order;</li>
  * <li>TCP ({@link TcpRegions}): a read matches the write that sent its last byte, the write of its
- * flow with the largest first offset below the read's end.</li>
+ * flow with the largest first offset below the read's end; a flow is one direction of one connection
+ * whose two ends the consolidator paired. An offset two writes of the flow start at is ambiguous: a
+ * read ending in its bytes matches nothing.</li>
  * </ul>
  * Memory is the messages in flight, plus the TCP writes of each flow not yet passed by a read.
  *
@@ -32,8 +34,11 @@ public final class MessageMatcher<T> {
     private final int tcpRead;
     private final Map<Key, T> inFlight = new HashMap<>();
     private final Set<Key> ambiguous = new HashSet<>();
-    private final Map<Long, TreeMap<Long, T>> tcpWrites = new HashMap<>();
+    /** Per flow, by first offset: what the write left, or {@link #AMBIGUOUS} for an offset written twice. */
+    private final Map<Long, TreeMap<Long, Object>> tcpWrites = new HashMap<>();
+    private static final Object AMBIGUOUS = new Object();
     private long ambiguousSends;
+    private long droppedReceives;
 
     public MessageMatcher(ProfileInfo info) {
         this.tcpWrite = regionIndex(info, TcpRegions.WRITE);
@@ -48,7 +53,11 @@ public final class MessageMatcher<T> {
     /** A send: {@code sent} waits for the receive that matches it. */
     public void send(ProfileEvent e, T sent) {
         if (e.region == tcpWrite) {
-            tcpWrites.computeIfAbsent(e.a, k -> new TreeMap<>()).put(e.b, sent);
+            TreeMap<Long, Object> writes = tcpWrites.computeIfAbsent(e.a, k -> new TreeMap<>());
+            if (writes.putIfAbsent(e.b, sent) != null) {
+                writes.put(e.b, AMBIGUOUS);
+                ambiguousSends++;
+            }
             return;
         }
         Key key = new Key(e.a, e.b);
@@ -68,14 +77,20 @@ public final class MessageMatcher<T> {
         if (e.region != tcpRead) {
             return inFlight.remove(new Key(e.a, e.b));
         }
-        TreeMap<Long, T> writes = tcpWrites.get(e.a);
-        Map.Entry<Long, T> write = writes == null ? null : writes.floorEntry(e.b - 1);
+        TreeMap<Long, Object> writes = tcpWrites.get(e.a);
+        Map.Entry<Long, Object> write = writes == null ? null : writes.floorEntry(e.b - 1);
         if (write == null) {
             return null;
         }
         // Later reads end further on: writes before this one can no longer match.
         writes.headMap(write.getKey(), false).clear();
-        return write.getValue();
+        if (write.getValue() == AMBIGUOUS) {
+            droppedReceives++;
+            return null;
+        }
+        @SuppressWarnings("unchecked") // every other value is what send was given
+        T sent = (T) write.getValue();
+        return sent;
     }
 
     /** Sends still waiting for their receive (TCP writes excluded: a read may cover several). */
@@ -83,8 +98,16 @@ public final class MessageMatcher<T> {
         return inFlight.size();
     }
 
-    /** Sends whose key was sent again while in flight, so that neither could be matched. */
+    /**
+     * Sends whose key was sent again while in flight, so that neither could be matched, and TCP
+     * writes at an offset another write of the flow started at.
+     */
     public long ambiguousSends() {
         return ambiguousSends;
+    }
+
+    /** TCP reads left unmatched because their last byte's offset was written twice. */
+    public long droppedReceives() {
+        return droppedReceives;
     }
 }

@@ -706,6 +706,13 @@ public final class ProfileStatistics {
                 notes.add("messages not matched: " + unmatchedSends + " sends, " + t.unmatchedReceives()
                         + " receives, " + t.ambiguousMessages() + " with a key sent again while in flight");
             }
+            ProfileInfo.Tcp tcp = info.messages().tcp();
+            if (tcp.ambiguous() > 0 || tcp.withoutPeer() > 0 || tcp.droppedReceives() > 0) {
+                notes.add("TCP: " + tcp.connections() + " connections paired; " + tcp.ambiguous() + " connection ends"
+                        + " not told apart from others on the same addresses and ports and " + tcp.withoutPeer()
+                        + " without a recorded peer constrain nothing; " + tcp.droppedReceives() + " reads dropped at"
+                        + " an offset written twice");
+            }
             if (t.unfinishedBarrierInstances() > 0) {
                 notes.add(t.unfinishedBarrierInstances() + " barrier instances never completed; left out");
             }
