@@ -61,7 +61,7 @@ final class AgentStarter {
     private AgentStarter() {
     }
 
-    static synchronized void start(String args, Instrumentation inst, boolean attached) {
+    static synchronized void start(String args, Instrumentation inst, boolean attached, StartPhases phases) {
         if (attached) {
             clearAttachReport(); // an attach that is refused or fails must not pass for the one before it
         }
@@ -82,6 +82,8 @@ final class AgentStarter {
             warn(e.getMessage() + "; the application runs unprofiled");
             return;
         }
+        phases.enable(parsed.timing());
+        phases.mark("config");
         String configName = parsed.config().map(Path::toString).orElse("(no config)");
         try {
             JdkOpener.open(inst);
@@ -91,21 +93,25 @@ final class AgentStarter {
         }
         Set<ThreadLocal<?>> inherited = InheritedLocals.snapshot();
         Set<Thread> threads = StartThreads.snapshot();
+        phases.mark("open JDK");
         try {
-            startRecording(inst, attached, config, simulated, parsed, configName);
+            startRecording(inst, attached, config, simulated, parsed, configName, phases);
         } finally {
             InheritedLocals.added(inherited);
             AgentThreads.own(StartThreads.since(threads));
+            phases.report("start");
         }
     }
 
     private static void startRecording(Instrumentation inst, boolean attached, AgentConfig config,
-                                       Optional<SimulatedClock> simulated, AgentArgs parsed, String configName) {
+                                       Optional<SimulatedClock> simulated, AgentArgs parsed, String configName,
+                                       StartPhases phases) {
         boolean rdtscp = config.clock() == ClockChoice.RDTSCP;
         String clockLine = RingConfig.init(config.clock() != ClockChoice.NANOTIME,
                 rdtscp ? RingConfig.CLOCK_RDTSCP : RingConfig.CLOCK_RDTSC, config.ringEvents());
         ClockSource source = !Rings.NATIVE ? ClockSource.NANOTIME : rdtscp ? ClockSource.RDTSCP : ClockSource.RDTSC;
         DomainClock clock = new DomainClock(source, Rings.NATIVE ? NativeClock::rdtsc : System::nanoTime, simulated);
+        phases.mark("native clock");
         long startTick = clock.now();
         long startMillis = System.currentTimeMillis();
         long pid = ProcessHandle.current().pid();
@@ -118,7 +124,9 @@ final class AgentStarter {
         try {
             table = new RegionTable(config.regions(), configName);
             weaver = new Weaver(config, table, AgentStarter::warn);
+            phases.mark("weaver");
             sink = QueueSink.open(dir);
+            phases.mark("queue");
         } catch (ConfigException | IllegalArgumentException e) {
             warn(e.getMessage() + "; the application runs unprofiled");
             return;
@@ -132,6 +140,7 @@ final class AgentStarter {
             warn("cannot make ring files (" + e + "); after a kill -9, events of the last "
                     + config.drainIntervalMs() + " ms are lost");
         }
+        phases.mark("ring files");
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
@@ -141,12 +150,15 @@ final class AgentStarter {
         drainer.start();
         recording = dir;
         awaitWarm(drainer);
+        phases.mark("drainer warm");
         config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
+        phases.mark("calibration");
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         if (!config.handoffs().isEmpty()) {
             Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
         }
         weaver.install(inst);
+        phases.mark("weaving");
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
         if (parsed.warmup() && !attached) {
@@ -155,6 +167,7 @@ final class AgentStarter {
             if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
                 warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             }
+            phases.mark("JIT warm-up");
         }
         if (!Rings.NATIVE) {
             warn(clockLine);
