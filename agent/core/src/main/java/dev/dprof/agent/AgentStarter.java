@@ -29,14 +29,18 @@ import dev.dprof.format.RingFile;
 import dev.dprof.format.WeavingSummary;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
- * weaving — in that order, so that no woven code can run before its events have somewhere to go —
- * and last the JIT warm-up ({@link JitWarmup}).
+ * Starts profiling once the bootstrap part is reachable: configuration, clock, drainer (which opens
+ * the queue on its own thread while this one builds the ByteBuddy agent), weaving — in that order,
+ * so that no woven code can run before its events have somewhere to go. The JDK's handoff classes
+ * loaded before the agent are retransformed on a thread of their own while the drainer warms up;
+ * {@code main} waits for both. The JIT warm-up ({@link JitWarmup}) runs beside {@code main}.
+ * {@code timing=true} prints how long each phase took ({@link StartPhases}; docs/CONFIG.md, "Start-up").
  * Any failure before weaving leaves the application untouched, with one line saying why.
  */
 final class AgentStarter {
@@ -119,14 +123,11 @@ final class AgentStarter {
 
         RegionTable table;
         Weaver weaver;
-        QueueSink sink;
         Path dir = parsed.out().orElse(config.out()).resolve(host + "-" + pid + "-" + startMillis);
         try {
             table = new RegionTable(config.regions(), configName);
             weaver = new Weaver(config, table, AgentStarter::warn);
-            phases.mark("weaver");
-            sink = QueueSink.open(dir);
-            phases.mark("queue");
+            Files.createDirectories(dir);
         } catch (ConfigException | IllegalArgumentException e) {
             warn(e.getMessage() + "; the application runs unprofiled");
             return;
@@ -134,40 +135,59 @@ final class AgentStarter {
             warn("cannot write the event queue in " + dir + " (" + e + "); the application runs unprofiled");
             return;
         }
+        phases.mark("weaver");
         try {
             Rings.useRingFiles(dir.resolve(RingFile.DIRECTORY));
         } catch (IOException | RuntimeException e) {
             warn("cannot make ring files (" + e + "); after a kill -9, events of the last "
                     + config.drainIntervalMs() + " ms are lost");
         }
-        phases.mark("ring files");
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
-        Drainer drainer = new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(),
-                header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
+        // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
+        Drainer drainer = new Drainer(() -> QueueSink.open(dir), table, clock, rdtscp, config.drainIntervalMs(),
+                config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
+                AgentStarter::warn);
         drainer.beforeEnd(() -> endOfRun(weaver, inst));
         drainer.start();
         recording = dir;
-        awaitWarm(drainer);
-        phases.mark("drainer warm");
+        weaver.prepare();
+        phases.mark("ByteBuddy");
+        Exception notOpened = awaitOpen(drainer);
+        if (notOpened != null) {
+            warn("cannot write the event queue in " + dir + " (" + notOpened + "); the application runs unprofiled");
+            Rings.removeRingFiles();
+            recording = null;
+            return;
+        }
+        phases.mark("queue");
         config.calibration().ifPresent(c -> startCalibration(c, clock, dir.resolve("calibration")));
-        phases.mark("calibration");
         Probes.progressRegistry(name -> table.register(name, "progress", "api", "DProf.progress"));
         if (!config.handoffs().isEmpty()) {
             Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
         }
-        weaver.install(inst);
-        phases.mark("weaving");
+        if (attached) {
+            // The application's threads run: weaving waits until the drainer's warm-up no longer drains
+            // their rings into its scratch queue.
+            awaitWarm(drainer);
+            weaver.install(inst, false);
+        } else {
+            // Before main no thread of the application exists: the weaving begins while the drainer still
+            // warms up, and the JDK's handoff classes loaded already are retransformed on a thread of their
+            // own meanwhile (see weaveBeside), so main waits for the longest of the three, not their sum.
+            weaver.install(inst, true);
+            Thread jdkWeaving = weaveBeside(weaver, inst);
+            phases.mark("weaving");
+            awaitWarm(drainer);
+            phases.mark("drainer warm");
+            joinUninterruptibly(jdkWeaving);
+            phases.mark("JDK handoff classes");
+        }
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
         if (parsed.warmup() && !attached) {
-            long t0 = System.nanoTime();
-            int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
-            if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
-                warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
-            }
-            phases.mark("JIT warm-up");
+            warmUpBehindMain(weaver, inst, phases);
         }
         if (!Rings.NATIVE) {
             warn(clockLine);
@@ -214,8 +234,68 @@ final class AgentStarter {
     }
 
     /**
+     * Retransforms the JDK's handoff classes that were loaded before the agent ({@link Weaver#weaveDeferred})
+     * on a thread of the agent's, while the drainer finishes its warm-up; the start joins it before
+     * {@code main}, so every handoff of the application is woven from its first instruction.
+     *
+     * <p>Implementation notes: from the installation on, woven code may run before the drainer's
+     * warm-up ends, whose passes go to its scratch queue. Only the agent's threads and the JVM's own
+     * run then (no thread of the application exists before {@code main}, and the agent's events are
+     * dropped anyway), so no application event can be lost there.
+     */
+    private static Thread weaveBeside(Weaver weaver, Instrumentation inst) {
+        Thread t = new Thread(() -> weaver.weaveDeferred(inst), "dprof-weave");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /**
+     * Runs the JIT warm-up ({@link JitWarmup}) on a thread of the agent's, beside {@code main} rather
+     * than before it (it took 1–2 s of every start). It is started before the start returns, so it is
+     * one of the agent's threads ({@link StartThreads}).
+     */
+    private static void warmUpBehindMain(Weaver weaver, Instrumentation inst, StartPhases phases) {
+        Thread t = new Thread(() -> {
+            long t0 = System.nanoTime();
+            int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
+            if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
+                warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            }
+            phases.reportBackground("JIT warm-up, " + rounds + " rounds,", t0);
+        }, "dprof-jit-warmup");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for the drainer's queue (see {@link Drainer#awaitOpen}); returns why it failed, or null. */
+    private static Exception awaitOpen(Drainer drainer) {
+        try {
+            return drainer.awaitOpen();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+    }
+
+    /**
      * Lets the drainer compile its path and the probes before the application runs (see
-     * {@link Drainer}); nothing is woven yet, so no application event waits meanwhile.
+     * {@link Drainer}); no thread of the application runs yet, so none of its events waits meanwhile.
      */
     private static void awaitWarm(Drainer drainer) {
         try {

@@ -44,7 +44,7 @@ class DrainerWarmupTest {
         DomainClock clock = new DomainClock(ClockSource.NANOTIME, System::nanoTime, Optional.empty());
         RegionTable regions = new RegionTable(List.of(), "test");
         regions.register("app.step", "progress", "api", "DProf.progress");
-        Drainer drainer = new Drainer(QueueSink.open(queueDir), regions, clock, false, 1,
+        Drainer drainer = new Drainer(() -> QueueSink.open(queueDir), regions, clock, false, 1,
                 1024, (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, clock.domainId(),
                         ClockSource.NANOTIME, "", hz, Optional.empty(), cost, "jvm", "test", "none", 1),
                 warmDir, warnings::add);
