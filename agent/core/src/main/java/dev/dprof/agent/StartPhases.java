@@ -38,11 +38,17 @@ final class StartPhases {
 
     /** Prints the phases marked so far, with the total since the start, and forgets them. */
     synchronized void report(String what) {
-        if (enabled && !phases.isEmpty()) {
-            AgentStarter.warn(what + " " + millis(System.nanoTime() - startNanos) + " ms ("
-                    + String.join(", ", phases) + ")");
+        String line = line(what, System.nanoTime());
+        if (enabled && line != null) {
+            AgentStarter.warn(line);
         }
         phases.clear();
+    }
+
+    /** {@code WHAT TOTAL ms (PHASE MS, …)} at {@code nowNanos}, or null when no phase was marked. */
+    synchronized String line(String what, long nowNanos) {
+        return phases.isEmpty() ? null
+                : what + " " + millis(nowNanos - startNanos) + " ms (" + String.join(", ", phases) + ")";
     }
 
     /** Prints at once, if enabled, one phase of another thread that began at {@code sinceNanos}. */
