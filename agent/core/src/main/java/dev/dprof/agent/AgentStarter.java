@@ -152,7 +152,7 @@ final class AgentStarter {
         drainer.beforeEnd(() -> endOfRun(weaver, inst));
         drainer.start();
         recording = dir;
-        weaver.prepare();
+        weaver.prepare(inst);
         phases.mark("ByteBuddy");
         Exception notOpened = awaitOpen(drainer);
         if (notOpened != null) {

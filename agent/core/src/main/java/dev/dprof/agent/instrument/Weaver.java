@@ -108,8 +108,9 @@ public final class Weaver {
      * initializes several hundred of its classes (about 0.3 s of a fresh JVM), which the start does
      * while the drainer opens its queue on its own thread. {@link #install} calls it if the start did not.
      */
-    public synchronized void prepare() {
+    public synchronized void prepare(Instrumentation inst) {
         if (agent == null) {
+            primeFilter(inst);
             agent = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
                     .disableClassFormatChanges()
                     .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -133,7 +134,7 @@ public final class Weaver {
      * {@link #weaveDeferred}, which the start runs on a thread of its own beside the drainer's warm-up.
      */
     public synchronized ResettableClassFileTransformer install(Instrumentation inst, boolean deferHandoffs) {
-        prepare();
+        prepare(inst);
         this.deferHandoffs = deferHandoffs;
         ResettableClassFileTransformer transformer = agent.installOn(inst);
         loadNamedClasses(ClassLoader.getSystemClassLoader());
@@ -322,6 +323,33 @@ public final class Weaver {
     }
 
     /**
+     * Runs the class-file filter once over every branch it has, so that each class it needs is loaded
+     * and initialized on this thread before the transformer is installed. The drainer's thread loads
+     * Chronicle's classes meanwhile, and each of its class loads runs the filter: a class of the filter
+     * (the enum switch's map, say) first loaded inside the filter on one thread and initialized on the
+     * other deadlocked the two (each held a class-loading lock the other's class initialization waited for).
+     */
+    private void primeFilter(Instrumentation inst) {
+        List<String> names = new ArrayList<>(List.of(API_CLASS, TcpAdvices.SOCKET_IMPL, TcpAdvices.CHANNEL_IMPL,
+                VirtualThreadAdvices.TYPE, HandoffWeaving.THREAD, "dev.dprof.agent.Own", "net.bytebuddy.Own",
+                "java.lang.Object"));
+        names.addAll(HandoffWeaving.QUEUES);
+        names.addAll(HandoffWeaving.ITERATORS);
+        for (ClassPattern exclude : excludes) {
+            exclude.matches("java.lang.Object");
+        }
+        byte[] noRegion = new byte[64];
+        ClassLoader app = ClassLoader.getSystemClassLoader();
+        for (String name : names) {
+            String internal = name.replace('.', '/');
+            mayWeave(null, internal, null, noRegion);
+            mayWeave(app, internal, null, noRegion);
+            mayWeave(app, internal, Object.class, noRegion);
+        }
+        warmUpFilter(inst, 0);
+    }
+
+    /**
      * Runs the class-file filter over the names of the loaded classes, {@value #FILTER_WARM_CALLS}
      * times, for the agent's JIT warm-up before {@code main}. Every class the JVM loads passes
      * through the filter; left to the application's class loading, it became hot enough for C2 just
@@ -329,6 +357,11 @@ public final class Weaver {
      * about 70 ms (BENCHMARKS.md, "Agent overhead").
      */
     public void warmUpFilter(Instrumentation inst) {
+        warmUpFilter(inst, FILTER_WARM_CALLS);
+    }
+
+    /** {@link #warmUpFilter} with {@code calls} calls, but at least two per loaded class (one per loader kind). */
+    private void warmUpFilter(Instrumentation inst, int calls) {
         List<Class<?>> named = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (!c.isArray() && !c.isHidden()) {
@@ -340,7 +373,7 @@ public final class Weaver {
         }
         byte[] noRegion = new byte[512];
         ClassLoader app = ClassLoader.getSystemClassLoader();
-        for (int call = 0; call < FILTER_WARM_CALLS; call++) {
+        for (int call = 0, end = Math.max(calls, 2 * named.size()); call < end; call++) {
             Class<?> c = named.get(call % named.size());
             // Every other pass as the application's loader's, so the @Region scan is taken too.
             ClassLoader loader = call / named.size() % 2 == 0 ? c.getClassLoader() : app;
