@@ -36,6 +36,7 @@ public final class BenchMain {
             case "export" -> ExportCommand.run(args.subList(1, args.size()));
             case "handoff" -> HandoffCommand.run(args.subList(1, args.size()));
             case "vthreads" -> VirtualThreadCommand.run(args.subList(1, args.size()));
+            case "startup" -> StartupCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
     }
@@ -47,6 +48,16 @@ public final class BenchMain {
     }
 
     static final String USAGE = """
+            usage: ./dprof bench startup [--runs N] [--jdk HOME] [--cpus LIST] [--agent-args ARGS] [--json FILE]
+
+              startup  launch to exit of a trivial program and of one using a pool and a queue, without the agent,
+                       with it and handoffs=off, with it and handoffs auto (default); a YAML of one region; one
+                       untimed round then N (10) alternating rounds, pinned with taskset to CPUs LIST (default all):
+                       medians of wall time, time to main's first line, CPU and peak RSS; target: the agent adds
+                       ≤ 0.5 s and ≤ 32 MiB. About 1 minute.
+                --jdk HOME        the JDK the programs run on (default: this one)
+                --agent-args ARGS appended to the agent's argument, e.g. warmup=false
+
             usage: ./dprof bench vthreads [--jdk HOME] [--quick]
 
               vthreads  a virtual thread's unmount + mount (Thread.yield() on a virtual JMH thread) with the

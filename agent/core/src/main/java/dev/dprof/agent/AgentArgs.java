@@ -4,22 +4,26 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=false][,handoffs=auto|off]}. A bare argument
+ * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=false][,handoffs=auto|off][,timing=true]}. A bare argument
  * without '=' is taken as the config file, the way {@code -javaagent:dprof.jar=dprof.yaml} reads
  * naturally. The drainer warms up before {@code main} unless {@code warmup=false} (see
  * BENCHMARKS.md "Agent overhead": without it the drain path ran interpreted while the application
  * ran, and the drainer cost twice the CPU). {@code handoffs=} overrides the YAML's {@code handoffs:}
  * (one config file, two runs: {@code ./dprof bench handoff} measures with and without).
+ * {@code timing=true} prints how long each phase of the start took ({@code StartPhases}; docs/CONFIG.md,
+ * "Start-up").
  */
-record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Optional<Boolean> handoffs) {
+record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Optional<Boolean> handoffs,
+                 boolean timing) {
 
     static AgentArgs parse(String args) {
         Optional<Path> config = Optional.empty();
         Optional<Path> out = Optional.empty();
         boolean warmup = true;
         Optional<Boolean> handoffs = Optional.empty();
+        boolean timing = false;
         if (args == null || args.isBlank()) {
-            return new AgentArgs(config, out, warmup, handoffs);
+            return new AgentArgs(config, out, warmup, handoffs, timing);
         }
         for (String part : args.split(",")) {
             String p = part.trim();
@@ -32,13 +36,8 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
             switch (key) {
                 case "config" -> config = Optional.of(Path.of(value));
                 case "out" -> out = Optional.of(Path.of(value));
-                case "warmup" -> {
-                    if (!value.equals("true") && !value.equals("false")) {
-                        throw new IllegalArgumentException("agent argument warmup: expected true or false, found '"
-                                + value + "'");
-                    }
-                    warmup = value.equals("true");
-                }
+                case "warmup" -> warmup = bool(key, value);
+                case "timing" -> timing = bool(key, value);
                 case "handoffs" -> {
                     if (!value.equals("auto") && !value.equals("off")) {
                         throw new IllegalArgumentException("agent argument handoffs: expected auto or off, found '"
@@ -47,9 +46,17 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
                     handoffs = Optional.of(value.equals("auto"));
                 }
                 default -> throw new IllegalArgumentException("unknown agent argument '" + key
-                        + "' (expected config=FILE, out=DIR, warmup=true|false, handoffs=auto|off)");
+                        + "' (expected config=FILE, out=DIR, warmup=true|false, handoffs=auto|off, timing=true|false)");
             }
         }
-        return new AgentArgs(config, out, warmup, handoffs);
+        return new AgentArgs(config, out, warmup, handoffs, timing);
+    }
+
+    private static boolean bool(String key, String value) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("agent argument " + key + ": expected true or false, found '"
+                    + value + "'");
+        }
+        return value.equals("true");
     }
 }

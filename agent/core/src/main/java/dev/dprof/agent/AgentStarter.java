@@ -30,15 +30,19 @@ import dev.dprof.format.RingFile;
 import dev.dprof.format.WeavingSummary;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Starts profiling once the bootstrap part is reachable: configuration, clock, sink, drainer,
- * weaving — in that order, so that no woven code can run before its events have somewhere to go —
- * and last the JIT warm-up ({@link JitWarmup}).
+ * Starts profiling once the bootstrap part is reachable: configuration, clock, drainer (which opens
+ * the queue on its own thread while this one builds the ByteBuddy agent), weaving — in that order,
+ * so that no woven code can run before its events have somewhere to go. The JDK's handoff classes
+ * loaded before the agent are retransformed on a thread of their own while the drainer warms up;
+ * {@code main} waits for both. The JIT warm-up ({@link JitWarmup}) runs beside {@code main}.
+ * {@code timing=true} prints how long each phase took ({@link StartPhases}; docs/CONFIG.md, "Start-up").
  * Any failure before weaving leaves the application untouched, with one line saying why.
  */
 final class AgentStarter {
@@ -63,7 +67,7 @@ final class AgentStarter {
     private AgentStarter() {
     }
 
-    static synchronized void start(String args, Instrumentation inst, boolean attached) {
+    static synchronized void start(String args, Instrumentation inst, boolean attached, StartPhases phases) {
         if (attached) {
             clearAttachReport(); // an attach that is refused or fails must not pass for the one before it
         }
@@ -84,6 +88,8 @@ final class AgentStarter {
             warn(e.getMessage() + "; the application runs unprofiled");
             return;
         }
+        phases.enable(parsed.timing());
+        phases.mark("config");
         String configName = parsed.config().map(Path::toString).orElse("(no config)");
         try {
             JdkOpener.open(inst);
@@ -93,21 +99,25 @@ final class AgentStarter {
         }
         Set<ThreadLocal<?>> inherited = InheritedLocals.snapshot();
         Set<Thread> threads = StartThreads.snapshot();
+        phases.mark("open JDK");
         try {
-            startRecording(inst, attached, config, simulated, parsed, configName);
+            startRecording(inst, attached, config, simulated, parsed, configName, phases);
         } finally {
             InheritedLocals.added(inherited);
             AgentThreads.own(StartThreads.since(threads));
+            phases.report("start");
         }
     }
 
     private static void startRecording(Instrumentation inst, boolean attached, AgentConfig config,
-                                       Optional<SimulatedClock> simulated, AgentArgs parsed, String configName) {
+                                       Optional<SimulatedClock> simulated, AgentArgs parsed, String configName,
+                                       StartPhases phases) {
         boolean rdtscp = config.clock() == ClockChoice.RDTSCP;
         String clockLine = RingConfig.init(config.clock() != ClockChoice.NANOTIME,
                 rdtscp ? RingConfig.CLOCK_RDTSCP : RingConfig.CLOCK_RDTSC, config.ringEvents());
         ClockSource source = !Rings.NATIVE ? ClockSource.NANOTIME : rdtscp ? ClockSource.RDTSCP : ClockSource.RDTSC;
         DomainClock clock = new DomainClock(source, Rings.NATIVE ? NativeClock::rdtsc : System::nanoTime, simulated);
+        phases.mark("native clock");
         long startTick = clock.now();
         long startMillis = System.currentTimeMillis();
         long pid = ProcessHandle.current().pid();
@@ -115,12 +125,11 @@ final class AgentStarter {
 
         RegionTable table;
         Weaver weaver;
-        QueueSink sink;
         Path dir = parsed.out().orElse(config.out()).resolve(host + "-" + pid + "-" + startMillis);
         try {
             table = new RegionTable(config.regions(), configName);
             weaver = new Weaver(config, table, AgentStarter::warn);
-            sink = QueueSink.open(dir);
+            Files.createDirectories(dir);
         } catch (ConfigException | IllegalArgumentException e) {
             warn(e.getMessage() + "; the application runs unprofiled");
             return;
@@ -128,6 +137,7 @@ final class AgentStarter {
             warn("cannot write the event queue in " + dir + " (" + e + "); the application runs unprofiled");
             return;
         }
+        phases.mark("weaver");
         try {
             Rings.useRingFiles(dir.resolve(RingFile.DIRECTORY));
         } catch (IOException | RuntimeException e) {
@@ -137,8 +147,10 @@ final class AgentStarter {
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
-        Drainer drainer = new Drainer(sink, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(),
-                header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
+        // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
+        Drainer drainer = new Drainer(() -> QueueSink.open(dir), table, clock, rdtscp, config.drainIntervalMs(),
+                config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
+                AgentStarter::warn);
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.
         CountDownLatch lastDrain = new CountDownLatch(1);
         drainer.beforeEnd(() -> {
@@ -147,7 +159,16 @@ final class AgentStarter {
         });
         drainer.start();
         recording = dir;
-        awaitWarm(drainer);
+        weaver.prepare(inst);
+        phases.mark("ByteBuddy");
+        Exception notOpened = awaitOpen(drainer);
+        if (notOpened != null) {
+            warn("cannot write the event queue in " + dir + " (" + notOpened + "); the application runs unprofiled");
+            Rings.removeRingFiles();
+            recording = null;
+            return;
+        }
+        phases.mark("queue");
         Optional<AgentCalibration> calibration = config.calibration()
                 .flatMap(c -> startCalibration(c, clock, dir.resolve("calibration")));
         calibration.ifPresent(c -> c.finalExchangeAfter(lastDrain));
@@ -155,15 +176,27 @@ final class AgentStarter {
         if (!config.handoffs().isEmpty()) {
             Runtime.getRuntime().addShutdownHook(new Thread(AgentStarter::reportHandoffs, "dprof-handoffs"));
         }
-        weaver.install(inst);
+        if (attached) {
+            // The application's threads run: weaving waits until the drainer's warm-up no longer drains
+            // their rings into its scratch queue.
+            awaitWarm(drainer);
+            weaver.install(inst, false);
+        } else {
+            // Before main no thread of the application exists: the weaving begins while the drainer still
+            // warms up, and the JDK's handoff classes loaded already are retransformed on a thread of their
+            // own meanwhile (see weaveBeside), so main waits for the longest of the three, not their sum.
+            weaver.install(inst, true);
+            Thread jdkWeaving = weaveBeside(weaver, inst);
+            phases.mark("weaving");
+            awaitWarm(drainer);
+            phases.mark("drainer warm");
+            joinUninterruptibly(jdkWeaving);
+            phases.mark("JDK handoff classes");
+        }
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
         if (parsed.warmup() && !attached) {
-            long t0 = System.nanoTime();
-            int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
-            if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
-                warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
-            }
+            warmUpBehindMain(weaver, inst, phases);
         }
         if (!Rings.NATIVE) {
             warn(clockLine);
@@ -213,8 +246,68 @@ final class AgentStarter {
     }
 
     /**
+     * Retransforms the JDK's handoff classes that were loaded before the agent ({@link Weaver#weaveDeferred})
+     * on a thread of the agent's, while the drainer finishes its warm-up; the start joins it before
+     * {@code main}, so every handoff of the application is woven from its first instruction.
+     *
+     * <p>Implementation notes: from the installation on, woven code may run before the drainer's
+     * warm-up ends, whose passes go to its scratch queue. Only the agent's threads and the JVM's own
+     * run then (no thread of the application exists before {@code main}, and the agent's events are
+     * dropped anyway), so no application event can be lost there.
+     */
+    private static Thread weaveBeside(Weaver weaver, Instrumentation inst) {
+        Thread t = new Thread(() -> weaver.weaveDeferred(inst), "dprof-weave");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /**
+     * Runs the JIT warm-up ({@link JitWarmup}) on a thread of the agent's, beside {@code main} rather
+     * than before it (it took 1–2 s of every start). It is started before the start returns, so it is
+     * one of the agent's threads ({@link StartThreads}).
+     */
+    private static void warmUpBehindMain(Weaver weaver, Instrumentation inst, StartPhases phases) {
+        Thread t = new Thread(() -> {
+            long t0 = System.nanoTime();
+            int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
+            if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
+                warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            }
+            phases.reportBackground("JIT warm-up, " + rounds + " rounds,", t0);
+        }, "dprof-jit-warmup");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for the drainer's queue (see {@link Drainer#awaitOpen}); returns why it failed, or null. */
+    private static Exception awaitOpen(Drainer drainer) {
+        try {
+            return drainer.awaitOpen();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+    }
+
+    /**
      * Lets the drainer compile its path and the probes before the application runs (see
-     * {@link Drainer}); nothing is woven yet, so no application event waits meanwhile.
+     * {@link Drainer}); no thread of the application runs yet, so none of its events waits meanwhile.
      */
     private static void awaitWarm(Drainer drainer) {
         try {

@@ -23,6 +23,7 @@ public final class DProfAgent {
     }
 
     private static void start(String args, Instrumentation inst, boolean attached) {
+        StartPhases phases = new StartPhases(System.nanoTime());
         try {
             System.setProperty("chronicle.analytics.disable", "true");
             // Chronicle logs through slf4j; its INFO banner is noise, its warnings are not.
@@ -30,7 +31,8 @@ public final class DProfAgent {
                 System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
             }
             BootstrapJar.append(inst);
-            AgentStarter.start(args, inst, attached);
+            phases.mark("bootstrap jar");
+            AgentStarter.start(args, inst, attached, phases);
         } catch (Throwable t) {
             System.err.println("dprof: agent not started (" + t + "); the application runs unprofiled");
         }

@@ -63,6 +63,13 @@ public final class Weaver {
     private final AtomicInteger failures = new AtomicInteger();
     private final HandoffWeaving handoffs;
     private final RegionMatches matches;
+    /** The agent {@link #prepare} built; installed by {@link #install}. */
+    private AgentBuilder.Identified.Extendable agent;
+    /** The rewrite of monitor calls ({@link #prepare} makes it, {@link #install} adds it), or null when not recorded. */
+    private MonitorCallSites monitors;
+    private boolean deferHandoffs;
+    /** Loaded handoff classes of the JDK left for {@link #weaveDeferred} (guarded by this). */
+    private final List<Class<?>> deferred = new ArrayList<>();
 
     /**
      * A YAML region with its compiled class pattern; {@code index} is its place in the YAML. Which methods
@@ -99,16 +106,110 @@ public final class Weaver {
     }
 
     /**
-     * Installs the transformer, retransforms what is already loaded, and weaves now the classes the
-     * YAML names exactly (see {@link #loadNamedClasses}).
+     * Builds the ByteBuddy agent, without installing it: the first use of ByteBuddy in a JVM loads and
+     * initializes several hundred of its classes (about 0.3 s of a fresh JVM), which the start does
+     * while the drainer opens its queue on its own thread. {@link #install} calls it if the start did not.
      */
-    public ResettableClassFileTransformer install(Instrumentation inst) {
-        ResettableClassFileTransformer transformer = installTransformer(inst);
-        if (config.handoffs().contains(HandoffRegions.Kind.MONITOR)) {
-            inst.addTransformer(new MonitorCallSites(this::isApplication, table, this::weavingFailed), false);
+    public synchronized void prepare(Instrumentation inst) {
+        if (agent == null) {
+            primeFilter(inst);
+            if (config.handoffs().contains(HandoffRegions.Kind.MONITOR)) {
+                // Made, and its scan run once, before any class load can reach it (see primeFilter).
+                monitors = new MonitorCallSites(this::isApplication, table, this::failed);
+                MonitorCallSites.namesMonitorMethod(new byte[0]);
+            }
+            agent = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+                    .disableClassFormatChanges()
+                    .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                    .with(new Discovery())
+                    .with(AgentBuilder.RedefinitionStrategy.Listener.ErrorEscalating.FAIL_LAST)
+                    .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                    .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                    .with(new FailureListener())
+                    .with(NameFilter::new)
+                    .ignore(ElementMatchers.none())
+                    .type((type, loader, module, redefined, domain) -> isCandidate(type, loader))
+                    .transform(this::transform);
+        }
+    }
+
+    /**
+     * Installs the transformer, retransforms what is already loaded, and weaves now the classes the
+     * YAML names exactly (see {@link #loadNamedClasses}). With {@code deferHandoffs}, the JDK classes
+     * that carry handoffs and were loaded before the agent ({@code Thread}, the futures, the queues and
+     * the fork/join classes that the JVM and the agent's own libraries loaded) are left for
+     * {@link #weaveDeferred}, which the start runs on a thread of its own beside the drainer's warm-up.
+     */
+    public synchronized ResettableClassFileTransformer install(Instrumentation inst, boolean deferHandoffs) {
+        prepare(inst);
+        this.deferHandoffs = deferHandoffs;
+        ResettableClassFileTransformer transformer = agent.installOn(inst);
+        if (monitors != null) {
+            inst.addTransformer(monitors, false);
         }
         loadNamedClasses(ClassLoader.getSystemClassLoader());
         return transformer;
+    }
+
+    /**
+     * Retransforms the classes {@link #install} deferred; a class that cannot be woven is named on
+     * stderr, as at installation, and runs unprofiled. Until it returns, a handoff through those
+     * classes may run unwoven; the start waits for it before {@code main}. (Were it left to run beside
+     * the application, what ran unwoven would only lose edges, as when attaching: a queue first met
+     * woven enters what it holds unstamped (QueueHandoff, "made before the agent"), and a take or join
+     * whose put or end ran unwoven finds no key; but queues made meanwhile would lose their site.)
+     */
+    public void weaveDeferred(Instrumentation inst) {
+        List<Class<?>> classes;
+        synchronized (this) {
+            classes = List.copyOf(deferred);
+            deferred.clear();
+        }
+        if (classes.isEmpty()) {
+            return;
+        }
+        try {
+            inst.retransformClasses(classes.toArray(new Class<?>[0]));
+        } catch (Throwable batch) {
+            // One class's failure fails the whole batch: again one by one, so only that class stays unwoven.
+            for (Class<?> c : classes) {
+                try {
+                    inst.retransformClasses(c);
+                } catch (Throwable t) {
+                    failed(c.getName(), t);
+                }
+            }
+        }
+    }
+
+    /**
+     * The loaded classes that ByteBuddy's retransformation at installation looks at: those whose name
+     * selects them, and, of loaders other than the JDK's, those that may carry {@code @Region}. Without
+     * it ByteBuddy described and matched each of the JVM's loaded classes (some 2 000 at the start),
+     * which cost the start about 0.1 s of interpreted code. The handoff classes of the JDK go to
+     * {@link #deferred} when the installation defers them.
+     */
+    private final class Discovery implements AgentBuilder.RedefinitionStrategy.DiscoveryStrategy {
+        @Override
+        public Iterable<Iterable<Class<?>>> resolve(Instrumentation inst) {
+            List<Class<?>> now = new ArrayList<>();
+            for (Class<?> c : inst.getAllLoadedClasses()) {
+                if (c.isArray() || c.isPrimitive() || c.isHidden() || !inst.isModifiableClass(c)) {
+                    continue;
+                }
+                ByName b = byName(c.getName());
+                if (b == ByName.SKIP
+                        || b == ByName.IF_ANNOTATED && (isJdkLoader(c.getClassLoader()) || isAgentJars(c))) {
+                    continue;
+                }
+                if (deferHandoffs && handoffs.weaves(c.getName())) {
+                    deferred.add(c);
+                } else {
+                    now.add(c);
+                }
+            }
+            return List.of(now);
+        }
     }
 
     /**
@@ -130,21 +231,6 @@ public final class Weaver {
                 }
             }
         }
-    }
-
-    private ResettableClassFileTransformer installTransformer(Instrumentation inst) {
-        return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-                .disableClassFormatChanges()
-                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                .with(AgentBuilder.RedefinitionStrategy.Listener.ErrorEscalating.FAIL_LAST)
-                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
-                .with(new FailureListener())
-                .with(NameFilter::new)
-                .ignore(ElementMatchers.none())
-                .type((type, loader, module, redefined, domain) -> isCandidate(type, loader))
-                .transform(this::transform)
-                .installOn(inst);
     }
 
     /** What a class's name alone says: weave it, skip it, or look for annotated methods. */
@@ -255,6 +341,33 @@ public final class Weaver {
     }
 
     /**
+     * Runs the class-file filter once over every branch it has, so that each class it needs is loaded
+     * and initialized on this thread before the transformer is installed. The drainer's thread loads
+     * Chronicle's classes meanwhile, and each of its class loads runs the filter: a class of the filter
+     * (the enum switch's map, say) first loaded inside the filter on one thread and initialized on the
+     * other deadlocked the two (each held a class-loading lock the other's class initialization waited for).
+     */
+    private void primeFilter(Instrumentation inst) {
+        List<String> names = new ArrayList<>(List.of(API_CLASS, TcpAdvices.SOCKET_IMPL, TcpAdvices.CHANNEL_IMPL,
+                VirtualThreadAdvices.TYPE, HandoffWeaving.THREAD, "dev.dprof.agent.Own", "net.bytebuddy.Own",
+                "java.lang.Object"));
+        names.addAll(HandoffWeaving.QUEUES);
+        names.addAll(HandoffWeaving.ITERATORS);
+        for (ClassPattern exclude : excludes) {
+            exclude.matches("java.lang.Object");
+        }
+        byte[] noRegion = new byte[64];
+        ClassLoader app = ClassLoader.getSystemClassLoader();
+        for (String name : names) {
+            String internal = name.replace('.', '/');
+            mayWeave(null, internal, null, noRegion);
+            mayWeave(app, internal, null, noRegion);
+            mayWeave(app, internal, Object.class, noRegion);
+        }
+        warmUpFilter(inst, 0);
+    }
+
+    /**
      * Runs the class-file filter over the names of the loaded classes, {@value #FILTER_WARM_CALLS}
      * times, for the agent's JIT warm-up before {@code main}. Every class the JVM loads passes
      * through the filter; left to the application's class loading, it became hot enough for C2 just
@@ -262,6 +375,11 @@ public final class Weaver {
      * about 70 ms (BENCHMARKS.md, "Agent overhead").
      */
     public void warmUpFilter(Instrumentation inst) {
+        warmUpFilter(inst, FILTER_WARM_CALLS);
+    }
+
+    /** {@link #warmUpFilter} with {@code calls} calls, but at least two per loaded class (one per loader kind). */
+    private void warmUpFilter(Instrumentation inst, int calls) {
         List<Class<?>> named = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (!c.isArray() && !c.isHidden()) {
@@ -273,11 +391,27 @@ public final class Weaver {
         }
         byte[] noRegion = new byte[512];
         ClassLoader app = ClassLoader.getSystemClassLoader();
-        for (int call = 0; call < FILTER_WARM_CALLS; call++) {
+        for (int call = 0, end = Math.max(calls, 2 * named.size()); call < end; call++) {
             Class<?> c = named.get(call % named.size());
             // Every other pass as the application's loader's, so the @Region scan is taken too.
             ClassLoader loader = call / named.size() % 2 == 0 ? c.getClassLoader() : app;
             mayWeave(loader, c.getName().replace('.', '/'), null, noRegion);
+        }
+    }
+
+    /**
+     * Whether {@code c} came from the jar this class came from: the agent's libraries that are not
+     * relocated (JNA, which Chronicle loads at its start) carry no {@code @Region}, and describing
+     * their methods for ByteBuddy's annotation matcher loaded further classes of theirs.
+     */
+    private static boolean isAgentJars(Class<?> c) {
+        try {
+            java.security.CodeSource own = Weaver.class.getProtectionDomain().getCodeSource();
+            java.security.CodeSource theirs = c.getProtectionDomain().getCodeSource();
+            return own != null && theirs != null && own.getLocation() != null && theirs.getLocation() != null
+                    && own.getLocation().toExternalForm().equals(theirs.getLocation().toExternalForm());
+        } catch (SecurityException e) {
+            return false;
         }
     }
 
@@ -539,12 +673,12 @@ public final class Weaver {
     private final class FailureListener extends AgentBuilder.Listener.Adapter {
         @Override
         public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded, Throwable throwable) {
-            weavingFailed(typeName, throwable);
+            failed(typeName, throwable);
         }
     }
 
     /** One line for each of the first {@value #MAX_REPORTED_FAILURES} classes that could not be woven. */
-    private void weavingFailed(String typeName, Throwable throwable) {
+    private void failed(String typeName, Throwable throwable) {
         int n = failures.incrementAndGet();
         if (n <= MAX_REPORTED_FAILURES) {
             warn.accept("could not weave " + typeName + " (" + throwable + "); it runs unprofiled");

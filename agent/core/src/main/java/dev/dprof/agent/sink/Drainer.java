@@ -39,7 +39,10 @@ import java.util.function.Supplier;
  * allocated) it passes every {@code drainIntervalMs}, the bound on what a {@code kill -9} loses then.
  * A pass that filled its scratch buffer is followed by another at once.
  *
- * <p>Before the first batch it writes the process header, with the nominal tick rate and the
+ * <p>It opens the process's queue itself, first thing on its own thread, so that the agent's start
+ * prepares its weaving meanwhile (Chronicle's first queue costs a fresh JVM a few hundred ms of class
+ * loading; BENCHMARKS.md, "Start-up and memory"); a queue that cannot be opened ends the drainer at
+ * once, and {@link #openFailure} says why. Before the first batch it writes the process header, with the nominal tick rate and the
  * probe cost measured here, on this thread: the measuring probes go to this thread's own ring,
  * whose events are never written to the process's queue. Then it warms itself up: it records
  * probe events of every kind on this thread and drains them through its own path into a scratch
@@ -74,7 +77,12 @@ public final class Drainer implements RingVisitor, Runnable {
      */
     static final long DURABLE_PASS_NANOS = 1_000_000_000L;
 
-    private final QueueSink sink;
+    private final Opener opener;
+    /** The process's queue, once the drainer's thread opened it. */
+    private QueueSink sink;
+    /** Why the queue could not be opened; set before {@link #opened} counts down. */
+    private volatile Exception openFailure;
+    private final CountDownLatch opened = new CountDownLatch(1);
     private final RegionTable regions;
     private final DomainClock clock;
     private final boolean withCpu;
@@ -82,7 +90,7 @@ public final class Drainer implements RingVisitor, Runnable {
     private final HeaderFactory header;
     private final Consumer<String> warn;
     private final Path warmDir;
-    /** The process's queue; the scratch queue during the warm-up. */
+    /** The process's queue; the scratch queue during the warm-up; null until the queue is open. */
     private BatchWriter out;
     private final long intervalNanos;
     private final CountDownLatch warm = new CountDownLatch(1);
@@ -114,11 +122,12 @@ public final class Drainer implements RingVisitor, Runnable {
     private final Consumer<TcpProbes.Connection> describeConnection = c -> out.connection(c, networkScope);
 
     /**
+     * @param opener opens the process's queue, on the drainer's thread
      * @param warmDir where the warm-up creates (and deletes) its scratch queue; null to skip the warm-up
      */
-    public Drainer(QueueSink sink, RegionTable regions, DomainClock clock, boolean withCpu, int intervalMs,
+    public Drainer(Opener opener, RegionTable regions, DomainClock clock, boolean withCpu, int intervalMs,
                    int ringEvents, HeaderFactory header, Path warmDir, Consumer<String> warn) {
-        this.sink = sink;
+        this.opener = opener;
         this.regions = regions;
         this.clock = clock;
         this.withCpu = withCpu;
@@ -126,11 +135,16 @@ public final class Drainer implements RingVisitor, Runnable {
         this.header = header;
         this.warmDir = warmDir;
         this.warn = warn;
-        this.out = new BatchWriter(sink, clock.simulated().orElse(null), withCpu, warn);
         if (intervalMs <= 0) {
             throw new IllegalArgumentException("drain interval must be positive: " + intervalMs);
         }
         this.intervalNanos = intervalMs * 1_000_000L;
+    }
+
+    /** Opens the process's queue. */
+    @FunctionalInterface
+    public interface Opener {
+        QueueSink open() throws IOException;
     }
 
     /** Builds the header once the drainer has measured what it needs. */
@@ -157,11 +171,21 @@ public final class Drainer implements RingVisitor, Runnable {
     }
 
     /**
-     * Waits until the header is written and the warm-up is over (or has failed, or the drainer
-     * stopped), at most {@code timeoutMs}; true if it was over in time.
+     * Waits until the queue is open, the header written and the warm-up over (or the queue could not
+     * be opened, or the warm-up failed, or the drainer stopped), at most {@code timeoutMs}; true if it
+     * was over in time.
      */
     public boolean awaitWarm(long timeoutMs) throws InterruptedException {
         return warm.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Waits until the drainer has opened the process's queue or failed to, as long as that takes (as
+     * the start waited for the queue when it opened it itself); returns why it failed, or null.
+     */
+    public Exception awaitOpen() throws InterruptedException {
+        opened.await();
+        return openFailure;
     }
 
     /** Ends the drainer after a last drain and the end record; waits up to 5 s. */
@@ -183,6 +207,18 @@ public final class Drainer implements RingVisitor, Runnable {
     public void run() {
         ownThreadId = Thread.currentThread().getId();
         Rings.markThreadPrivate();
+        try {
+            sink = opener.open();
+            out = new BatchWriter(sink, clock.simulated().orElse(null), withCpu, warn);
+        } catch (IOException | RuntimeException e) {
+            openFailure = e;
+            return;
+        } finally {
+            opened.countDown();
+            if (openFailure != null) {
+                warm.countDown();
+            }
+        }
         try {
             writeHeader();
             warmUp();
@@ -250,7 +286,8 @@ public final class Drainer implements RingVisitor, Runnable {
      * taken exactly as later, branch for branch, so that the compiled code does not meet an
      * untaken branch (and deoptimize) once the application's events come: for the warm-up the
      * writer is swapped for the scratch queue's and this thread counts as an application thread
-     * (events of other threads cannot exist yet: nothing is woven before the warm-up ends), and
+     * (no application thread exists yet: the start returns to {@code main} only after the warm-up, though the
+     * weaving may begin before it ends, on the agent's and the JVM's threads only), and
      * now and then a batch comes from a thread not seen before. Rounds stay far below the ring's
      * size, so nothing is lost. Never throws: without a warm-up the agent only starts slower.
      */

@@ -1,6 +1,7 @@
 package dev.dprof.agent.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.agent.instrument.RegionTable;
@@ -14,6 +15,7 @@ import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +46,7 @@ class DrainerWarmupTest {
         DomainClock clock = new DomainClock(ClockSource.NANOTIME, System::nanoTime, Optional.empty());
         RegionTable regions = new RegionTable(List.of(), "test");
         regions.register("app.step", "progress", "api", "DProf.progress");
-        Drainer drainer = new Drainer(QueueSink.open(queueDir), regions, clock, false, 1,
+        Drainer drainer = new Drainer(() -> QueueSink.open(queueDir), regions, clock, false, 1,
                 1024, (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, clock.domainId(),
                         ClockSource.NANOTIME, "", hz, Optional.empty(), cost, "jvm", "test", "none", 1),
                 warmDir, warnings::add);
@@ -60,6 +62,37 @@ class DrainerWarmupTest {
         assertEquals(List.of("H", "T dprof-drainer", "B " + EventKind.PROBE_COST, "R app.step", "E written 1 lost 0"),
                 records, "header, the drainer's name, its probe-cost marker, the region table, the end:"
                         + " no warm-up event, and the region in the process's queue");
+    }
+
+    /**
+     * The drainer opens the queue on its own thread (the start builds the weaver meanwhile): a queue
+     * that cannot be opened ends it at once, says why to the start, which then leaves the application
+     * unprofiled, and no warm-up or header is attempted.
+     */
+    @Test
+    void aQueueThatCannotBeOpenedEndsTheDrainerAndTellsTheStartWhy(@TempDir Path tmp) throws Exception {
+        Path warmDir = Files.createDirectories(tmp.resolve("warm"));
+        List<String> warnings = new ArrayList<>();
+        DomainClock clock = new DomainClock(ClockSource.NANOTIME, System::nanoTime, Optional.empty());
+        IOException refused = new IOException("read-only file system");
+        List<String> headers = new ArrayList<>();
+        Drainer drainer = new Drainer(() -> {
+            throw refused;
+        }, new RegionTable(List.of(), "test"), clock, false, 1, 1024, (hz, cost) -> {
+            headers.add("asked");
+            return new ProcessHeader(RecordType.FORMAT_VERSION, "host", 1, 0, 0, clock.domainId(),
+                    ClockSource.NANOTIME, "", hz, Optional.empty(), cost, "jvm", "test", "none", 1);
+        }, warmDir, warnings::add);
+        drainer.start();
+        assertSame(refused, drainer.awaitOpen());
+        assertTrue(drainer.awaitWarm(60_000), "the start does not wait for a warm-up that cannot come");
+        drainer.stop();
+
+        assertEquals(List.of(), warnings, "the start says it, once");
+        assertEquals(List.of(), headers, "no header without a queue");
+        try (Stream<Path> left = Files.list(warmDir)) {
+            assertEquals(List.of(), left.toList(), "no scratch queue");
+        }
     }
 
     /** One line per document: its type, and what the test needs of it. */
