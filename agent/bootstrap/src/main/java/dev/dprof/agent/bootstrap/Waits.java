@@ -64,30 +64,32 @@ public final class Waits {
 
     /** After {@code park()} or {@code park(blocker)}, which began at {@code startNanos}: no timeout. */
     public static void afterPark(long startNanos) {
-        long waited = System.nanoTime() - startNanos;
-        if (waited >= THRESHOLD_NANOS) {
-            woke(waited);
-        }
+        waited(System.nanoTime() - startNanos, false);
     }
 
     /** After {@code parkNanos}: recorded unless it lasted its whole timeout. */
     public static void afterParkNanos(long startNanos, long timeoutNanos) {
         long waited = System.nanoTime() - startNanos;
-        if (waited >= THRESHOLD_NANOS && waited < timeoutNanos) {
-            woke(waited);
-        }
+        waited(waited, waited >= timeoutNanos);
     }
 
     /** After {@code parkUntil}: recorded unless its deadline (epoch milliseconds) has passed. */
     public static void afterParkUntil(long startNanos, long deadlineMillis) {
         long waited = System.nanoTime() - startNanos;
-        if (waited >= THRESHOLD_NANOS && System.currentTimeMillis() < deadlineMillis) {
-            woke(waited);
+        if (waited >= THRESHOLD_NANOS) {
+            waited(waited, System.currentTimeMillis() >= deadlineMillis);
+        }
+    }
+
+    /** A park that lasted {@code waitedNanos} returned, {@code timedOut} or woken: records it if it is long and was woken. */
+    static void waited(long waitedNanos, boolean timedOut) {
+        if (waitedNanos >= THRESHOLD_NANOS && !timedOut) {
+            woke(waitedNanos);
         }
     }
 
     /** The calling thread was woken after waiting {@code waitedNanos}: records it where it waited. */
-    static void woke(long waitedNanos) {
+    private static void woke(long waitedNanos) {
         try {
             if (AgentThreads.isOwn(Thread.currentThread())) {
                 return;

@@ -208,7 +208,7 @@ public record Incomplete(double outsideShareLo, double outsideShareHi, List<Stri
     private static String suggestion(ProfileInfo info, CausalReplay.Result b, List<Integer> threads, List<String> sites,
                                      List<Waiting> waits) {
         StringBuilder y = new StringBuilder();
-        y.append("handoffs: auto   # queues, executors, futures and threads, recorded without configuration\n");
+        y.append("handoffs: auto   # queues, executors, futures, threads, monitors and long waits, without configuration\n");
         y.append("regions:\n");
         for (int s : threads) {
             CausalReplay.Stretch w = b.widest()[s];
