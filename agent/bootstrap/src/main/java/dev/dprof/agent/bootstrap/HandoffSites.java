@@ -90,18 +90,14 @@ public final class HandoffSites {
         return WAITS.mayWalk() ? firstOutsideJdk(true) : NOT_WALKED;
     }
 
+    /** The walk stops at the first frame outside the JDK: its cost is the depth down to it, not the stack's. */
     private static String firstOutsideJdk(boolean binaryName) {
-        String[] site = new String[1];
-        WALKER.forEach(f -> {
-            if (site[0] == null && !isJdk(f.getClassName())) {
-                String type = binaryName ? f.getClassName() : simpleName(f.getClassName());
-                site[0] = isAgent(f.getClassName()) ? "" : type + "." + f.getMethodName() + ":" + f.getLineNumber();
-            }
-        });
-        if (site[0] == null) {
-            return JDK_ONLY;
-        }
-        return site[0].isEmpty() ? null : site[0];
+        String site = WALKER.walk(frames -> frames.filter(f -> !isJdk(f.getClassName())).findFirst()
+                .map(f -> isAgent(f.getClassName()) ? ""
+                        : (binaryName ? f.getClassName() : simpleName(f.getClassName())) + "." + f.getMethodName()
+                                + ":" + f.getLineNumber())
+                .orElse(JDK_ONLY));
+        return site.isEmpty() ? null : site;
     }
 
     /** At most {@value #WALKS_PER_SECOND} walks in each second. */
