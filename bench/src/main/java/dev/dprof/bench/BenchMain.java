@@ -81,8 +81,9 @@ public final class BenchMain {
             usage: ./dprof bench handoff [--rounds R] [--quick]
 
               handoff  queue-heavy handoffs (producer/consumer through ArrayBlockingQueue and LinkedBlockingQueue,
-                       tasks into a ThreadPoolExecutor) in JMH forks with the agent, handoffs on and off alternately,
-                       R rounds (2): throughput on/off per benchmark; target ≥ 0.5. About 2 minutes.
+                       tasks into a ThreadPoolExecutor, two threads taking turns through LockSupport.park) in JMH
+                       forks with the agent, handoffs on and off alternately, R rounds (2): throughput on/off per
+                       benchmark; target ≥ 0.5. About 3 minutes.
 
             usage: ./dprof bench consolidate [--events N] [--processes P] [--threads T] [--iterations I]
                                              [--repeats R] [--xmx SIZE] [--truth] [--json FILE] [--jfr FILE]

@@ -6,6 +6,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Group;
@@ -29,6 +30,10 @@ import org.openjdk.jmh.infra.Control;
  *
  * <p>Producers and consumers spin on {@code offer}/{@code poll} rather than block, so a thread
  * stopped by JMH at the end of an iteration never leaves the other blocked.
+ *
+ * <p>{@code park}: two threads take turns through {@code LockSupport.park}/{@code unpark} and a
+ * volatile turn, every park far shorter than the agent's 1 ms threshold for a long wait: what the
+ * woven {@code LockSupport} costs a park that records nothing (handoffs kind {@code wait}).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -140,6 +145,47 @@ public class HandoffBench {
             Thread.onSpinWait();
         }
         return o;
+    }
+
+    /** Bounds every park of {@code park}, so a thread whose partner JMH stopped comes back to look: 0.1 ms, below the 1 ms threshold. */
+    static final long PARK_BOUND_NANOS = 100_000;
+
+    /** Whose turn it is (0 or 1), and the two threads, each set by itself. */
+    @State(Scope.Group)
+    public static class Turns {
+        volatile int turn;
+        final Thread[] threads = new Thread[2];
+    }
+
+    @Benchmark
+    @Group("park")
+    @GroupThreads(1)
+    public boolean parkPing(Turns t, Control control) {
+        return turn(t, 0, control);
+    }
+
+    @Benchmark
+    @Group("park")
+    @GroupThreads(1)
+    public boolean parkPong(Turns t, Control control) {
+        return turn(t, 1, control);
+    }
+
+    /** Parks until it is {@code me}'s turn, then gives the turn to the other thread and unparks it; false if the measurement ended first. */
+    private static boolean turn(Turns t, int me, Control control) {
+        t.threads[me] = Thread.currentThread();
+        while (t.turn != me) {
+            if (control.stopMeasurement) {
+                return false;
+            }
+            LockSupport.parkNanos(t, PARK_BOUND_NANOS);
+        }
+        t.turn = 1 - me;
+        Thread other = t.threads[1 - me];
+        if (other != null) {
+            LockSupport.unpark(other);
+        }
+        return true;
     }
 
     /** One task handed to the pool's worker (or run here when its queue is full). */

@@ -26,7 +26,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * hundred ns between two threads).
  */
 final class HandoffCommand {
-    static final String[] BENCHMARKS = {"array", "linked", "poolExecute"};
+    static final String[] BENCHMARKS = {"array", "linked", "poolExecute", "park"};
     static final double TARGET_RATIO = 0.5;
 
     private HandoffCommand() {

@@ -72,7 +72,8 @@ class HandoffIT {
         }
         Map<List<Long>, List<Event>> takes = new HashMap<>();
         for (Event e : run.events()) {
-            if (e.kind() == EventKind.HANDOFF_TAKE && (e.a() & HandoffRegions.BACK_PRESSURE) == 0) {
+            if (e.kind() == EventKind.HANDOFF_TAKE && (e.a() & HandoffRegions.BACK_PRESSURE) == 0
+                    && e.a() != HandoffRegions.WAITED) {
                 takes.computeIfAbsent(List.of(e.a(), e.b()), k -> new java.util.ArrayList<>()).add(e);
             }
         }
@@ -81,6 +82,12 @@ class HandoffIT {
         List<Event> endsNotFound = new java.util.ArrayList<>();
         for (Event take : run.events()) {
             if (take.kind() != EventKind.HANDOFF_TAKE) {
+                continue;
+            }
+            if (take.a() == HandoffRegions.WAITED) {
+                // A long wait (WaitsIT): never a handoff, never matched, but always where the application waited.
+                assertTrue(take.region().startsWith(HandoffRegions.waitSiteName("")) && take.b()
+                        >= HandoffRegions.WAIT_THRESHOLD_NANOS, () -> "a wait's region and length: " + take);
                 continue;
             }
             if ((take.a() & HandoffRegions.BACK_PRESSURE) != 0) {

@@ -19,6 +19,10 @@ import java.util.Locale;
  * <li>{@link #THREAD_START}: {@code Thread.start} puts the new thread's id; the take is that
  * thread's first event in the process (no event of its own is recorded for it);</li>
  * <li>{@link #THREAD_END}: a thread puts its own id as it ends; {@code join} takes it;</li>
+ * <li>{@link #WAITED}: a take only, never matched: a thread returned from a long wait in
+ * {@code LockSupport.park} that its timeout did not end (key: the wait's length in nanoseconds);
+ * its region is where it waited ({@link #waitSiteName}). Whether a recorded edge explains the wait
+ * is read from the thread's next event ({@link Kind#WAIT});</li>
  * <li>from {@link #FIRST_OBJECT} on: one channel per queue, executor or future table of the process,
  * and one for all its monitors, with a sequence number per channel as key;</li>
  * <li>with {@link #CUSTOM_CHANNEL} set: a handoff the YAML picks ({@code kind: handoff}), its configured
@@ -33,6 +37,10 @@ public final class HandoffRegions {
     public static final String REGION_KIND = "handoff";
     public static final long THREAD_START = 0;
     public static final long THREAD_END = 1;
+    /** The channel of a thread's long wait in {@code LockSupport.park}; never matched ({@link Kind#WAIT}). */
+    public static final long WAITED = 2;
+    /** The shortest wait the agent records on {@link #WAITED}, in nanoseconds (why: the agent's {@code Waits}). */
+    public static final long WAIT_THRESHOLD_NANOS = 1_000_000L;
     /** The first channel of a queue, executor or future table; lower ones are reserved. */
     public static final long FIRST_OBJECT = 16;
     /** Set in the channel of a handoff the YAML picks (bits 62 and 63 clear), so it never meets another channel. */
@@ -52,6 +60,16 @@ public final class HandoffRegions {
         THREAD,
         /** A monitor's {@code notify} or {@code notifyAll}, to the return of a {@code wait} on it that began before. */
         MONITOR,
+        /**
+         * Not a handoff but what shows one missing: a thread's wait of at least
+         * {@link #WAIT_THRESHOLD_NANOS} in
+         * {@code LockSupport.park} (locks, conditions, latches, every {@code java.util.concurrent}
+         * wait), recorded as a take of {@link #WAITED} when it returns. A wait whose thread's next
+         * event is a take, a receive or a barrier exit is explained by that event's edge; any other
+         * is a wait with no recorded sender, which the analyses' incomplete note names by thread and
+         * method (docs/BOUNDS.md).
+         */
+        WAIT,
         /** A handoff the YAML picks ({@code kind: handoff}, {@code side: put|take}). */
         CUSTOM;
 
@@ -76,6 +94,17 @@ public final class HandoffRegions {
      */
     public static String monitorSiteName(String method, String where) {
         return Kind.MONITOR.yamlName() + ": " + method + " in " + where;
+    }
+
+    /**
+     * The region name of a site where threads waited in {@code LockSupport.park}: {@code where} is
+     * {@code binary.class.Name.method:line} of the first frame outside the JDK and the agent, e.g.
+     * {@code wait: park in org.example.Pipeline.awaitItem:57}. The class's binary name, not its
+     * simple one as in the other sites: the name is all of the site that reaches the profile, and
+     * the YAML the incomplete note suggests must name the class exactly.
+     */
+    public static String waitSiteName(String where) {
+        return Kind.WAIT.yamlName() + ": park in " + where;
     }
 
     /** The region name of the thread handoffs of a process. */

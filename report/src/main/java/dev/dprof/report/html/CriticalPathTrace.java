@@ -3,6 +3,7 @@ package dev.dprof.report.html;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.HandoffEdges;
+import dev.dprof.consolidator.analysis.messages.UnexplainedWaits;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -61,8 +62,9 @@ final class CriticalPathTrace {
             ProfileEvent e = new ProfileEvent();
             for (long position = 0; events.next(e); position++) {
                 int s = e.stream;
-                if (s < 0 || s >= streams || e.lo == Long.MIN_VALUE || e.hi == Long.MAX_VALUE) {
-                    continue;
+                if (s < 0 || s >= streams || e.lo == Long.MIN_VALUE || e.hi == Long.MAX_VALUE
+                        || UnexplainedWaits.isWait(e)) {
+                    continue; // a wait's mark is no point of program order (UnexplainedWaits)
                 }
                 if (Double.isNaN(origin)) {
                     origin = e.lo;

@@ -11,12 +11,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Finding a site walks the stack, a few microseconds. A library that makes a queue per request
  * must not pay that per request, so walks are rationed: at most {@value #WALKS_PER_SECOND} per
  * second in the process; a queue made beyond that gets the coarser site {@value #NOT_WALKED} of
- * its class. Queues made by the agent's own code (its sink's libraries) are recognised by their
+ * its class. The sites of long waits ({@link Waits}) are found the same way, on a ration of their
+ * own. Queues made by the agent's own code (its sink's libraries) are recognised by their
  * site and never recorded.
  *
  * <h2>Implementation notes</h2>
  * <ul>
- * <li>Runs only when a handoff object is made or first met, never per handoff.</li>
+ * <li>Runs only when a handoff object is made or first met, or a thread returns from a long wait,
+ * never per handoff.</li>
  * <li>Uses {@code HandoffRegions} constants only in constant expressions (inlined by javac): the
  * format module is not on the bootstrap class path.</li>
  * </ul>
@@ -35,8 +37,13 @@ public final class HandoffSites {
     private static volatile Registry registry;
     private static final AtomicLong CHANNELS = new AtomicLong(HandoffRegions.FIRST_OBJECT);
     private static final StackWalker WALKER = StackWalker.getInstance();
-    private static long windowStartNanos;
-    private static int walksInWindow;
+    /** Walks for the sites of handoff objects. */
+    private static final Ration CONSTRUCTIONS = new Ration();
+    /**
+     * Walks for the sites of long waits ({@link Waits}): a ration of their own, so that a burst of
+     * waits (an idle pool's workers waking) never leaves queues made then without their sites.
+     */
+    private static final Ration WAITS = new Ration();
 
     private HandoffSites() {
     }
@@ -49,6 +56,12 @@ public final class HandoffSites {
     /** A channel of its own for one queue, executor or future table of this process. */
     static long newChannel() {
         return CHANNELS.getAndIncrement();
+    }
+
+    /** The region of a site where threads wait ({@code HandoffRegions.waitSiteName}, spelled out likewise). */
+    static int waitRegion(String where) {
+        Registry r = registry;
+        return r == null ? 0 : r.region("wait: park in " + where, where);
     }
 
     /** The region of a handoff object of kind {@code kind} ({@code queue}, …) and class {@code className}. */
@@ -64,29 +77,42 @@ public final class HandoffSites {
      * frame is the agent's own (the object is the agent's and must not be recorded).
      */
     static String constructionSite() {
-        if (!mayWalk()) {
-            return NOT_WALKED;
-        }
-        String[] site = new String[1];
-        WALKER.forEach(f -> {
-            if (site[0] == null && !isJdk(f.getClassName())) {
-                site[0] = isAgent(f.getClassName()) ? "" : simpleName(f.getClassName()) + "." + f.getMethodName()
-                        + ":" + f.getLineNumber();
-            }
-        });
-        if (site[0] == null) {
-            return JDK_ONLY;
-        }
-        return site[0].isEmpty() ? null : site[0];
+        return CONSTRUCTIONS.mayWalk() ? firstOutsideJdk(false) : NOT_WALKED;
     }
 
-    private static synchronized boolean mayWalk() {
-        long now = System.nanoTime();
-        if (now - windowStartNanos > 1_000_000_000L) {
-            windowStartNanos = now;
-            walksInWindow = 0;
+    /**
+     * Where the calling thread waits now: {@code binary.ClassName.method:line} of the first frame
+     * outside the JDK and the probes ({@code HandoffRegions.waitSiteName}), {@code null} when that
+     * frame is the agent's, {@value #JDK_ONLY} when there is none, {@value #NOT_WALKED} beyond the
+     * waits' own ration.
+     */
+    static String waitSite() {
+        return WAITS.mayWalk() ? firstOutsideJdk(true) : NOT_WALKED;
+    }
+
+    /** The walk stops at the first frame outside the JDK: its cost is the depth down to it, not the stack's. */
+    private static String firstOutsideJdk(boolean binaryName) {
+        String site = WALKER.walk(frames -> frames.filter(f -> !isJdk(f.getClassName())).findFirst()
+                .map(f -> isAgent(f.getClassName()) ? ""
+                        : (binaryName ? f.getClassName() : simpleName(f.getClassName())) + "." + f.getMethodName()
+                                + ":" + f.getLineNumber())
+                .orElse(JDK_ONLY));
+        return site.isEmpty() ? null : site;
+    }
+
+    /** At most {@value #WALKS_PER_SECOND} walks in each second. */
+    private static final class Ration {
+        private long windowStartNanos;
+        private int walksInWindow;
+
+        synchronized boolean mayWalk() {
+            long now = System.nanoTime();
+            if (now - windowStartNanos > 1_000_000_000L) {
+                windowStartNanos = now;
+                walksInWindow = 0;
+            }
+            return walksInWindow++ < WALKS_PER_SECOND;
         }
-        return walksInWindow++ < WALKS_PER_SECOND;
     }
 
     private static boolean isJdk(String className) {

@@ -42,7 +42,8 @@ import net.bytebuddy.matcher.ElementMatchers;
  * included ({@code QueueHandoffs}).
  * Fork/join: {@code ForkJoinPool.WorkQueue.push} (and {@code lockedPush} on 17) to
  * {@code ForkJoinTask.doExec}. Futures: {@code CompletableFuture} and {@code FutureTask}. Threads:
- * {@code Thread.start}, {@code exit}, {@code join}.
+ * {@code Thread.start}, {@code exit}, {@code join}. Long waits: {@code LockSupport}'s parks
+ * ({@link WaitAdvices}).
  */
 final class HandoffWeaving {
     static final List<String> QUEUES = List.of(
@@ -102,6 +103,7 @@ final class HandoffWeaving {
             case WORK_QUEUE, FORK_JOIN_TASK -> kinds.contains(HandoffRegions.Kind.EXECUTOR);
             case COMPLETABLE_FUTURE, FUTURE_TASK -> kinds.contains(HandoffRegions.Kind.FUTURE);
             case THREAD -> kinds.contains(HandoffRegions.Kind.THREAD);
+            case WaitAdvices.TYPE -> kinds.contains(HandoffRegions.Kind.WAIT);
             default -> false;
         };
     }
@@ -137,6 +139,7 @@ final class HandoffWeaving {
                 yield visitNamed(b, type, Set.of("finishCompletion"), HandoffAdvices.FutureTaskPublished.class, region);
             }
             case THREAD -> weaveThread(builder, type);
+            case WaitAdvices.TYPE -> WaitAdvices.weave(builder, type, adviceFailed);
             default -> builder;
         };
     }

@@ -26,14 +26,15 @@ class HandoffsConfigTest {
         assertEquals(Set.of(Kind.values()), parse("handoffs: auto\n").handoffs());
         assertEquals(Set.of(), parse("handoffs: off\n").handoffs());
         assertEquals(Set.of(Kind.QUEUE, Kind.THREAD), parse("handoffs: [queue, thread]\n").handoffs());
+        assertEquals(Set.of(Kind.WAIT), parse("handoffs: [wait]\n").handoffs(), "long waits alone");
     }
 
     @Test
     void badHandoffsAreOneLineWithTheirPlace() {
         fails("handoffs: sometimes\n", "dprof.yaml:1: handoffs: expected auto, off or a list of kinds (queue,"
-                + " executor, future, thread, custom), found 'sometimes'");
+                + " executor, future, thread, monitor, wait, custom), found 'sometimes'");
         fails("handoffs:\n  - queue\n  - qeue\n", "dprof.yaml:3: handoffs[1]: unknown handoff kind 'qeue'"
-                + " (expected one of queue, executor, future, thread, custom)");
+                + " (expected one of queue, executor, future, thread, monitor, wait, custom)");
         fails("handoffs: [queue, queue]\n", "dprof.yaml:1: handoffs[1]: duplicate handoff kind 'queue'");
     }
 

@@ -2,6 +2,7 @@ package dev.dprof.consolidator.analysis.causal;
 
 import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.HandoffEdges;
+import dev.dprof.consolidator.analysis.messages.UnexplainedWaits;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -134,6 +135,9 @@ final class CausalFacts {
                 }
                 int process = processOf[e.stream];
                 handoffs.accept(e, position);
+                if (UnexplainedWaits.isWait(e)) {
+                    continue; // not in program order (UnexplainedWaits), nor in the replay's count of a thread's events
+                }
                 if (lastSend[e.stream] != null) {
                     lastSend[e.stream].nextPosition = position;
                     lastSend[e.stream] = null;

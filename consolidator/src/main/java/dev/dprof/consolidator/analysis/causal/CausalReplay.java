@@ -2,6 +2,7 @@ package dev.dprof.consolidator.analysis.causal;
 
 import dev.dprof.consolidator.analysis.messages.CollectiveMatcher;
 import dev.dprof.consolidator.analysis.messages.HandoffEdges;
+import dev.dprof.consolidator.analysis.messages.UnexplainedWaits;
 import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.analysis.stats.Rates;
 import dev.dprof.consolidator.profile.Profile;
@@ -396,6 +397,12 @@ final class CausalReplay {
     private void accept(ProfileEvent e) throws ProfileException {
         if (e.stream < 0 || e.stream >= threads.length || threads[e.stream] == null) {
             throw new ProfileException("an event of stream " + e.stream + ", which profile.json does not list");
+        }
+        if (UnexplainedWaits.isWait(e)) {
+            // Stamped after its thread woke, so after what woke it: a point of program order here
+            // would pin the next event, a take say, where no faster put could move it (UnexplainedWaits).
+            position++;
+            return;
         }
         ThreadState t = threads[e.stream];
         long lo = view == View.TRUTH ? e.truth : e.lo;

@@ -31,6 +31,9 @@ import java.util.WeakHashMap;
  * Its latency floor ({@link #floor}) is the smallest {@code max(0, lo_target − hi_source)} over the
  * site's edges: a proven lower bound on every true latency of the site, as for messages (docs/BOUNDS.md).
  *
+ * <p>The long waits the agent records ({@code HandoffRegions.WAITED}) are no handoff: they are
+ * never matched, and {@link #unexplainedWaits} counts those that no edge explains.
+ *
  * <p>An edge whose source does not come before its target (data that contradict program order,
  * counted by the consolidation as causality conflicts) is left out. Memory while measuring: eight
  * numbers per handoff event and per thread; afterwards three per edge.
@@ -49,10 +52,11 @@ public final class HandoffEdges {
     private final Map<Integer, Integer> unmatchedBySite;
     private final Map<Integer, Integer> unmatchedByStream;
     private final int unexplainedTakes;
+    private final UnexplainedWaits waits;
 
     private HandoffEdges(long[] target, long[] source, int[] site, Map<Integer, Long> floors,
                          HandoffMatcher.Matches matches, Map<Integer, Integer> unmatchedBySite,
-                         Map<Integer, Integer> unmatchedByStream, int unexplainedTakes) {
+                         Map<Integer, Integer> unmatchedByStream, int unexplainedTakes, UnexplainedWaits waits) {
         this.target = target;
         this.source = source;
         this.site = site;
@@ -61,6 +65,7 @@ public final class HandoffEdges {
         this.unmatchedBySite = unmatchedBySite;
         this.unmatchedByStream = unmatchedByStream;
         this.unexplainedTakes = unexplainedTakes;
+        this.waits = waits;
         Map<Long, Integer> uses = new TreeMap<>();
         for (long s : source) {
             uses.merge(s, 1, Integer::sum);
@@ -104,6 +109,7 @@ public final class HandoffEdges {
         private final long[] threadOf;
         private final boolean[] seen;
         private final HandoffMatcher matcher = new HandoffMatcher();
+        private final UnexplainedWaits waits = new UnexplainedWaits();
         private long[] position = new long[16];
         private long[] lo = new long[16];
         private long[] hi = new long[16];
@@ -132,6 +138,10 @@ public final class HandoffEdges {
             if (s < 0 || s >= seen.length) {
                 return;
             }
+            if (UnexplainedWaits.isWait(e)) {
+                waits.event(s, e.kind, e.a, e.b, e.region); // never a thread's first event: program order skips it
+                return;
+            }
             if (!seen[s]) {
                 seen[s] = true;
                 matcher.firstEvent(processOf[s], threadOf[s], add(e, at, false));
@@ -143,6 +153,7 @@ public final class HandoffEdges {
                 any = true;
                 matcher.take(processOf[s], e.a, e.b, add(e, at, true));
             }
+            waits.event(s, e.kind, e.a, e.b, e.region);
         }
 
         private int add(ProfileEvent e, long at, boolean isTake) {
@@ -211,7 +222,7 @@ public final class HandoffEdges {
                 byStream.merge(stream[u], 1, Integer::sum);
             }
             return new HandoffEdges(Arrays.copyOf(target, kept), Arrays.copyOf(source, kept),
-                    Arrays.copyOf(site, kept), floors, m, bySite, byStream, unexplained);
+                    Arrays.copyOf(site, kept), floors, m, bySite, byStream, unexplained, waits.finish());
         }
     }
 
@@ -260,7 +271,6 @@ public final class HandoffEdges {
         return matches;
     }
 
-    /** Takes without a recorded put, per site (region index, -1 for none). */
     /**
      * Takes without a recorded put that a region could explain: every unmatched take but the joins
      * of threads that recorded nothing in their process.
@@ -269,6 +279,12 @@ public final class HandoffEdges {
         return unexplainedTakes;
     }
 
+    /** Long waits that no recorded edge explains, per thread and site ({@link UnexplainedWaits}). */
+    public UnexplainedWaits unexplainedWaits() {
+        return waits;
+    }
+
+    /** Takes without a recorded put, per site (region index, -1 for none). */
     public Map<Integer, Integer> unmatchedTakesBySite() {
         return unmatchedBySite;
     }

@@ -21,7 +21,9 @@ import java.util.Map;
  * <li>a take with {@link HandoffRegions#BACK_PRESSURE} in its channel waited for the take of
  * channel {@code a & ~BACK_PRESSURE} with key {@code b} (the one that freed the space): it matches
  * that take; a key taken more than once gives such a take no edge, and counts as ambiguous;</li>
- * <li>a put that nothing takes and a take that matches nothing are counted, never an edge.</li>
+ * <li>a put that nothing takes and a take that matches nothing are counted, never an edge;</li>
+ * <li>channel {@link HandoffRegions#WAITED} is a thread's long wait, not a handoff: such a take is
+ * never matched nor counted ({@link HandoffEdges} reads whether an edge explains it).</li>
  * </ul>
  * Nothing depends on the order in which events are added: the rule looks at the whole run.
  * Memory: five longs per event added.
@@ -73,9 +75,11 @@ public final class HandoffMatcher {
         add(PUT, process, a, b, id);
     }
 
-    /** A {@code HANDOFF_TAKE} of {@code process}, payload {@code (a, b)}. */
+    /** A {@code HANDOFF_TAKE} of {@code process}, payload {@code (a, b)}; a long wait's ({@link HandoffRegions#WAITED}) is ignored. */
     public void take(int process, long a, long b, long id) {
-        add(TAKE, process, a, b, id);
+        if (a != HandoffRegions.WAITED) {
+            add(TAKE, process, a, b, id);
+        }
     }
 
     /** The first event of thread {@code thread} in {@code process}: the take of its {@code Thread.start}, if recorded. */

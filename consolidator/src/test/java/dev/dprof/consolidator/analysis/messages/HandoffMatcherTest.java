@@ -32,6 +32,21 @@ class HandoffMatcherTest {
     }
 
     @Test
+    void aLongWaitIsNeverMatchedNorCountedAsAnUnmatchedTake() {
+        HandoffMatcher h = new HandoffMatcher();
+        h.put(0, Q, 3, 1);
+        h.take(0, HandoffRegions.WAITED, 3, 2); // a wait of 3 ns, say: its key is no queue's
+        h.take(0, HandoffRegions.WAITED, 5_000_000, 3);
+        h.take(0, Q, 3, 4);
+        HandoffMatcher.Matches m = h.match();
+        assertEdges(m, new long[] {4}, new long[] {1});
+        assertEquals(0, m.unmatchedTakes());
+        assertEquals(0, m.unmatchedPuts());
+        assertEquals(0, m.ambiguousKeys());
+        assertEquals(2, h.size(), "the put and the take; the waits were not added");
+    }
+
+    @Test
     void severalTakesMayMatchOnePut() {
         HandoffMatcher h = new HandoffMatcher();
         h.put(0, Q, 7, 1);
