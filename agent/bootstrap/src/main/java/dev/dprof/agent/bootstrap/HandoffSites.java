@@ -80,6 +80,38 @@ public final class HandoffSites {
         return site[0].isEmpty() ? null : site[0];
     }
 
+    /**
+     * The site of a queue first met in use: its {@link #constructionSite} if it is being
+     * constructed now (its constructor inserts through a method the probes watch, as
+     * {@code LinkedBlockingQueue(Collection)} does), else {@link #BEFORE_AGENT}.
+     */
+    static String siteMetLate(Object queue) {
+        if (!mayWalk()) {
+            return NOT_WALKED;
+        }
+        Class<?> type = queue.getClass();
+        boolean[] constructing = new boolean[1];
+        WALKER.forEach(f -> {
+            if (!constructing[0] && f.getMethodName().equals("<init>")) {
+                for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                    constructing[0] |= c.getName().equals(f.getClassName());
+                }
+            }
+        });
+        if (!constructing[0]) {
+            return BEFORE_AGENT;
+        }
+        refundWalk();
+        return constructionSite();
+    }
+
+    /** Gives back the walk {@link #siteMetLate} used, so that it and the site's walk count as one. */
+    private static synchronized void refundWalk() {
+        if (walksInWindow > 0) {
+            walksInWindow--;
+        }
+    }
+
     private static synchronized boolean mayWalk() {
         long now = System.nanoTime();
         if (now - windowStartNanos > 1_000_000_000L) {
