@@ -39,8 +39,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code drainTo} that threw. The take side records nothing meanwhile. It is read by both sides on
  * every call and written rarely.</li>
  * <li>A window ({@link #openWindow}) brackets a bulk operation whose effect on the order is
- * known only at its end ({@code clear}, {@code drainTo}, a deque's {@code addAll}): takes during it
- * still count but record nothing, and its end repairs the take side.</li>
+ * known only at its end ({@code clear}, {@code drainTo}, {@code removeIf}…, a deque's
+ * {@code addAll}): takes during it still count but record nothing, removals from the middle are
+ * not walked to, and its end repairs the take side — drops {@code drainTo}'s count from the head, or
+ * rebuilds it from the queue's count.</li>
  * <li>Allocation-free in steady state: only {@link KeyRuns} grows, with the queue's irregularities.</li>
  * </ul>
  */
@@ -91,6 +93,8 @@ final class FifoHandoff implements QueueHandoffs.Taken {
     /** What the elements present at a rebuild are: {@link KeyRuns#PRESENT} at the first, else {@link KeyRuns#LOST}. */
     private long unknownKind = KeyRuns.PRESENT;
     private int windows;
+    /** A removal from the middle ran during a window and was not accounted for: its end must rebuild. */
+    private boolean dirty;
     private volatile int region = -1;
 
     FifoHandoff(long channel, String className, String site, boolean recorded, int capacity, int kind,
@@ -214,6 +218,10 @@ final class FifoHandoff implements QueueHandoffs.Taken {
      * not cover {@code present} elements, everything is forgotten instead: never a wrong key.
      */
     void removeAt(long position, int present) {
+        if (windows > 0) {
+            dirty = true; // the window's end rebuilds: no walk, no accounting now
+            return;
+        }
         closeOpenRun();
         if (runs.elements() != present || position < 0 || position >= present) {
             forgetAll(present - 1);
@@ -255,9 +263,21 @@ final class FifoHandoff implements QueueHandoffs.Taken {
         settle();
     }
 
-    /** The window's operation ended (the lock {@link #closeWindow} callers need for the repair they do after). */
+    /** Whether a window is open: removals from the middle are then left to its end (both locks, or the consumer's). */
+    boolean inWindow() {
+        return windows > 0;
+    }
+
+    /** Whether a window's end must rebuild rather than drop its count from the head (consumer lock). */
+    boolean dirty() {
+        return dirty;
+    }
+
+    /** The window's operation ended, after the repair its caller made. */
     void closeWindow() {
-        windows--;
+        if (--windows == 0) {
+            dirty = false;
+        }
         settle();
     }
 

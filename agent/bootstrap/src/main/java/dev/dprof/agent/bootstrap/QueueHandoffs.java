@@ -19,9 +19,9 @@ import java.util.function.Function;
  * {@code LinkedBlockingQueue}, {@code LinkedBlockingDeque}) are keyed by position
  * ({@link FifoHandoff}): the advice runs in their private leaf methods, under their own locks —
  * {@code enqueue}/{@code dequeue}, {@code linkFirst}/{@code linkLast}/{@code unlinkFirst}/{@code unlinkLast}
- * — and in the few that remove from the middle ({@code removeAt}, {@code unlink},
- * {@code bulkRemoveModified}); {@code clear}, {@code drainTo} and a deque's {@code addAll} are
- * bracketed by a window ({@link #fifoWindowOpen}). The others ({@code PriorityBlockingQueue},
+ * — and in the two that remove from the middle ({@code removeAt}, {@code unlink});
+ * {@code clear}, {@code drainTo}, {@code removeIf}, {@code removeAll}, {@code retainAll} and a
+ * deque's {@code addAll} are bracketed by a window ({@link #fifoWindowOpen}). The others ({@code PriorityBlockingQueue},
  * {@code DelayQueue}, the scheduled pool's work queue, {@code LinkedTransferQueue},
  * {@code SynchronousQueue}), whose removal order is not their insertion order or who have no lock,
  * find each element again by reference in a side table ({@link QueueHandoff}), with advice at the
@@ -255,7 +255,7 @@ public final class QueueHandoffs {
     public static void fifoUnlink(Object queue, Object node) {
         FifoHandoff f = fifo(queue);
         if (f.recorded) {
-            removeAt(f, queue, QueueInternals.linkedPosition(queue, node));
+            removeAt(f, queue, f.inWindow() ? -1 : QueueInternals.linkedPosition(queue, node));
         }
     }
 
@@ -266,7 +266,8 @@ public final class QueueHandoffs {
     public static void fifoDequeUnlink(Object queue, Object node) {
         FifoHandoff f = fifo(queue);
         if (f.recorded && QueueInternals.dequeInterior(node)) {
-            removeAt(f, queue, QueueInternals.dequePosition(queue, node, QueueInternals.count(queue, f.kind)));
+            removeAt(f, queue, f.inWindow() ? -1
+                    : QueueInternals.dequePosition(queue, node, QueueInternals.count(queue, f.kind)));
         }
     }
 
@@ -278,17 +279,10 @@ public final class QueueHandoffs {
         f.removeAt(position, present);
     }
 
-    /** {@code ArrayBlockingQueue.bulkRemoveModified} removed elements, which ones unknown (its lock held). */
-    public static void fifoForget(Object queue) {
-        FifoHandoff f = fifo(queue);
-        if (f.recorded) {
-            f.forgetAll(QueueInternals.count(queue, f.kind));
-        }
-    }
-
     /**
-     * At the entry of {@code clear}, {@code drainTo} or a deque's {@code addAll}: from here until
-     * {@link #fifoWindowClose} takes record nothing. Returns whether the window was opened.
+     * At the entry of {@code clear}, {@code drainTo}, {@code removeIf}… or a deque's
+     * {@code addAll}: from here until {@link #fifoWindowClose} takes record nothing and removals
+     * from the middle are left to the window's end. Returns whether the window was opened.
      */
     public static boolean fifoWindowOpen(Object queue) {
         FifoHandoff f = fifo(queue);
@@ -307,28 +301,39 @@ public final class QueueHandoffs {
 
     /**
      * At the end of a window: {@code drained} elements left the head ({@code drainTo} returned),
-     * or, if {@code drained < 0} (a {@code clear}, an {@code addAll}, a {@code drainTo} that threw),
-     * the take side is rebuilt from the queue's count under both locks.
+     * or, if {@code drained < 0} (a {@code clear}, a bulk removal, an {@code addAll}, a
+     * {@code drainTo} that threw) or a removal from the middle ran meanwhile, the take side is
+     * rebuilt from the queue's count under both locks.
      */
     public static void fifoWindowClose(Object queue, boolean opened, long drained) {
         if (!opened) {
             return;
         }
         FifoHandoff f = fifo(queue);
-        ReentrantLock producer = drained >= 0 ? null : f.producerLock;
         ReentrantLock consumer = f.consumerLock;
+        if (drained >= 0) {
+            consumer.lock();
+            try {
+                if (!f.dirty()) {
+                    f.dropFirst(drained);
+                    f.closeWindow();
+                    return;
+                }
+            } finally {
+                consumer.unlock();
+            }
+            // A removal from the middle was left to this end: rebuild, under both locks, taken in
+            // the queue's order (the window stays open meanwhile, so takes record nothing).
+        }
+        ReentrantLock producer = f.producerLock;
         if (producer != null) {
             producer.lock();
         }
         consumer.lock();
         try {
-            if (drained >= 0) {
-                f.dropFirst(drained);
-            } else {
-                int present = QueueInternals.count(queue, f.kind);
-                HandoffStats.DEPARTED.add(Math.max(0, f.accounted() - present));
-                f.forgetAll(present);
-            }
+            int present = QueueInternals.count(queue, f.kind);
+            HandoffStats.DEPARTED.add(Math.max(0, f.accounted() - present));
+            f.forgetAll(present);
             f.closeWindow();
         } finally {
             consumer.unlock();

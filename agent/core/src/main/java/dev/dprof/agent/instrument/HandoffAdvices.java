@@ -165,16 +165,6 @@ final class HandoffAdvices {
         }
     }
 
-    /** {@code ArrayBlockingQueue.bulkRemoveModified}, under the lock: elements left, which ones unknown. */
-    static final class FifoArrayBulkRemoved {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object queue, @Advice.Return boolean removed) {
-            if (removed) {
-                QueueHandoffs.fifoForget(queue);
-            }
-        }
-    }
-
     /** {@code LinkedBlockingQueue.unlink(p, pred)}, under both locks: node {@code p} leaves from the middle. */
     static final class FifoLinkedUnlink {
         @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -207,8 +197,11 @@ final class HandoffAdvices {
         }
     }
 
-    /** {@code clear} of a FIFO queue: a removal other than a take, in a window; the take side is rebuilt after. */
-    static final class FifoClear {
+    /**
+     * {@code clear}, {@code removeIf}, {@code removeAll}, {@code retainAll} of a FIFO queue: a
+     * removal other than a take, in a window; the take side is rebuilt after.
+     */
+    static final class FifoBulkRemoval {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static boolean enter(@Advice.This Object queue) {
             QueueHandoffs.beforeOtherRemoval();

@@ -89,6 +89,8 @@ final class HandoffWeaving {
     private final Set<HandoffRegions.Kind> kinds;
     private final RegionTable table;
     private final StackManipulation adviceFailed;
+    /** Whether the FIFO queues are keyed by position ({@code QueueHandoffs.fifoKeys}). */
+    private final boolean fifoKeys;
 
     HandoffWeaving(Set<HandoffRegions.Kind> kinds, RegionTable table, StackManipulation adviceFailed) {
         this.kinds = Set.copyOf(kinds);
@@ -96,6 +98,13 @@ final class HandoffWeaving {
         this.adviceFailed = adviceFailed;
         if (!kinds.isEmpty()) {
             HandoffSites.install((name, location) -> table.register(name, HandoffRegions.REGION_KIND, "auto", location));
+        }
+        if (kinds.contains(HandoffRegions.Kind.QUEUE)) {
+            // Now, before the transformer is installed: finding the FIFO queues' internals loads
+            // their classes, and a class loaded while another is being woven is never woven.
+            fifoKeys = QueueHandoffs.fifoKeys();
+        } else {
+            fifoKeys = false;
         }
     }
 
@@ -167,7 +176,7 @@ final class HandoffWeaving {
     }
 
     private DynamicType.Builder<?> weaveQueue(DynamicType.Builder<?> builder, TypeDescription type) {
-        if (FIFO_QUEUES.contains(type.getName()) && QueueHandoffs.fifoKeys()) {
+        if (FIFO_QUEUES.contains(type.getName()) && fifoKeys) {
             return weaveFifo(builder, type);
         }
         Map<String, Set<String>> calls = Leaves.calls(type);
@@ -200,7 +209,7 @@ final class HandoffWeaving {
      * A FIFO queue, keyed by position ({@code QueueHandoffs}, {@code FifoHandoff}): the private
      * leaves that insert and remove under the queue's locks record; the public methods only bracket
      * removals other than a take of the head and look for back-pressure; {@code clear},
-     * {@code drainTo} and a deque's {@code addAll} open a window.
+     * {@code drainTo}, the bulk removals and a deque's {@code addAll} open a window.
      */
     private DynamicType.Builder<?> weaveFifo(DynamicType.Builder<?> builder, TypeDescription type) {
         String name = type.getName();
@@ -217,8 +226,9 @@ final class HandoffWeaving {
                 if (isPut(m) && Leaves.isLeaf(calls, m, PUTS) && blocking(m)) {
                     advice = name.equals(LINKED_QUEUE) ? HandoffAdvices.FifoBlockingPutLinked.class
                             : HandoffAdvices.FifoBlockingPut.class;
-                } else if (n.equals("clear")) {
-                    advice = HandoffAdvices.FifoClear.class;
+                } else if (n.equals("clear") || n.equals("removeIf") || n.equals("removeAll")
+                        || n.equals("retainAll")) {
+                    advice = HandoffAdvices.FifoBulkRemoval.class;
                 } else if (n.equals("drainTo") && Leaves.isLeaf(calls, m, Set.of("drainTo"))) {
                     // A deque drains through unlinkFirst, which records: a bracket is all it needs.
                     advice = deque ? HandoffAdvices.QueueOtherRemoval.class : HandoffAdvices.FifoDrain.class;
@@ -248,8 +258,6 @@ final class HandoffWeaving {
                 case "dequeue" -> params == 0 ? HandoffAdvices.FifoDequeued.class : null;
                 case "removeAt" -> params == 1 && m.getParameters().get(0).getType().represents(int.class)
                         ? HandoffAdvices.FifoArrayRemoveAt.class : null;
-                case "bulkRemoveModified" -> m.getReturnType().represents(boolean.class)
-                        ? HandoffAdvices.FifoArrayBulkRemoved.class : null;
                 default -> null;
             };
             case LINKED_QUEUE -> switch (n) {
