@@ -1,6 +1,5 @@
 package dev.dprof.agent.bootstrap;
 
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -46,13 +45,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>Allocation-free in steady state: only {@link KeyRuns} grows, with the queue's irregularities.</li>
  * </ul>
  */
-final class FifoHandoff implements QueueHandoffs.Taken {
+final class FifoHandoff {
     /** How the queue's count and nodes are read ({@link QueueInternals}). */
     static final int ARRAY = 0;
     static final int LINKED = 1;
     static final int DEQUE = 2;
-    /** Keys of recent takes kept for back-pressure, by key. */
-    static final int TOOK = 64;
 
     /** The producer's side: the last insertion number given. */
     static final class Producer {
@@ -86,8 +83,6 @@ final class FifoHandoff implements QueueHandoffs.Taken {
     private final Consumer consumer = new Consumer();
     /** The order before the open run; the consumer lock guards it (and both locks any change but a take). */
     private final KeyRuns runs = new KeyRuns();
-    /** Recent takes' keys, slot {@code key % TOOK}, for puts that wait on a full queue; null if unbounded. */
-    private final AtomicLongArray took;
     /** The take side must be rebuilt under both locks before it records again. */
     boolean lost = true;
     /** What the elements present at a rebuild are: {@link KeyRuns#PRESENT} at the first, else {@link KeyRuns#LOST}. */
@@ -107,7 +102,6 @@ final class FifoHandoff implements QueueHandoffs.Taken {
         this.kind = kind;
         this.producerLock = producerLock;
         this.consumerLock = consumerLock;
-        this.took = capacity > 0 && recorded ? new AtomicLongArray(TOOK) : null;
     }
 
     int region() {
@@ -291,21 +285,6 @@ final class FifoHandoff implements QueueHandoffs.Taken {
             return first > 0 ? first : 0;
         }
         return consumer.next;
-    }
-
-    /** After the take of {@code key} stamped its event: published for the puts that waited for it. */
-    void took(long key) {
-        AtomicLongArray k = took;
-        if (k != null) {
-            k.lazySet((int) (key & TOOK - 1), key); // a release store: the stamp before it is visible first
-        }
-    }
-
-    /** Whether the take of {@code key} has been recorded (and not yet overwritten by a later key). */
-    @Override
-    public boolean wasTaken(long key) {
-        AtomicLongArray k = took;
-        return k != null && key > 0 && k.get((int) (key & TOOK - 1)) == key;
     }
 
     /** The elements the take side accounts for (both locks): what the queue's count must be. */

@@ -63,7 +63,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * used (a {@code SynchronousQueue}'s internal transferer on JDK 25) name no region.</li>
  * </ul>
  */
-final class QueueHandoff implements QueueHandoffs.Taken {
+final class QueueHandoff {
     /** Returned by {@link #put} when there is nothing to do at the put's end (not recorded). */
     static final long NESTED = -1;
     /** Returned by {@link #put} for a registered copy that must not be stamped (ambiguous). */
@@ -259,8 +259,7 @@ final class QueueHandoff implements QueueHandoffs.Taken {
     }
 
     /** Whether the take of {@code key} has been recorded (and not yet overwritten by a later key). */
-    @Override
-    public boolean wasTaken(long key) {
+    boolean wasTaken(long key) {
         AtomicLongArray k = took;
         return k != null && key > 0 && k.get((int) (key & TOOK - 1)) == key;
     }

@@ -38,9 +38,11 @@ import java.util.function.Function;
  * two process-wide counters ({@link #beforeOtherRemoval}), and a put during which one began or
  * was running records nothing. So the take of {@code k} happened after the put found the queue
  * full and before it inserted. Once the put returned, it records {@code HANDOFF_TAKE} with channel
- * {@code channel | BACK_PRESSURE} and key {@code k} if that take's event is already recorded
- * ({@link FifoHandoff#wasTaken}), so it comes first; otherwise nothing (counted,
- * {@link HandoffStats#PRESSURE_DROPPED}).
+ * {@code channel | BACK_PRESSURE} and key {@code k}; otherwise nothing (counted,
+ * {@link HandoffStats#PRESSURE_DROPPED}). The take of {@code k} records exactly {@code k}: the key
+ * is read from the same count, and a window or a rebuild that could change it comes from a removal
+ * that is bracketed. Its event is recorded before the put's: it is stamped under the queue's
+ * consumer lock before the take's count frees the space the put fills.
  *
  * <p>A rendezvous — {@code SynchronousQueue.put} and timed {@code offer},
  * {@code LinkedTransferQueue.transfer} and timed {@code tryTransfer} — returns only once a taker
@@ -196,7 +198,6 @@ public final class QueueHandoffs {
         long key = f.takeFirst();
         if (key > 0) {
             Probes.handoffTake(f.region(), f.channel, key);
-            f.took(key);
         }
         return key;
     }
@@ -210,7 +211,6 @@ public final class QueueHandoffs {
         long key = f.takeLast();
         if (key > 0) {
             Probes.handoffTake(f.region(), f.channel, key);
-            f.took(key);
         }
         return key;
     }
@@ -387,7 +387,9 @@ public final class QueueHandoffs {
             return 0;
         }
         FifoHandoff f = fifo(queue);
-        if (OTHER_REMOVALS_BEGUN.get() == removals && awaitTaken(f, key)) {
+        if (OTHER_REMOVALS_BEGUN.get() == removals) {
+            // The take of the head is stamped under the queue's lock, before its count frees the
+            // space this put took: its event is recorded already, no need to wait for it.
             Probes.handoffTake(f.region(), f.channel | HandoffRegions.BACK_PRESSURE, key);
             return key;
         }
@@ -444,17 +446,12 @@ public final class QueueHandoffs {
         }
     }
 
-    /** What a put that waited reads: whether a take's event is recorded, by its key. */
-    interface Taken {
-        boolean wasTaken(long key);
-    }
-
     /**
      * Whether the take of {@code key} is recorded, giving its thread a few chances to finish doing
      * so: woken by that take, the put's thread often preempts the taker on its core before the
      * taker's end has run. A put that waited anyway waits these few yields more, no longer.
      */
-    private static boolean awaitTaken(Taken taken, long key) {
+    private static boolean awaitTaken(QueueHandoff taken, long key) {
         for (int i = 0; i < PRESSURE_YIELDS; i++) {
             if (taken.wasTaken(key)) {
                 return true;

@@ -204,20 +204,4 @@ class FifoHandoffTest {
         assertEquals(c, f.takeFirst());
         assertEquals(0, f.runs(), "the run list empties with the queue");
     }
-
-    @Test
-    void aTakeIsVisibleToWaitingPutsOnlyOnceRecordedAndUntilOverwritten() {
-        f.forgetAll(0);
-        long k = f.putLast();
-        assertFalse(f.wasTaken(k));
-        assertEquals(k, f.takeFirst());
-        f.took(k);
-        assertTrue(f.wasTaken(k));
-        f.took(k + FifoHandoff.TOOK);
-        assertFalse(f.wasTaken(k), "overwritten: unknown, so nothing is recorded");
-        FifoHandoff unbounded = new FifoHandoff(17, "TestQueue", "FifoHandoffTest:2", true, 0, FifoHandoff.LINKED,
-                null, null);
-        unbounded.took(k);
-        assertFalse(unbounded.wasTaken(k), "no put waits on an unbounded queue: nothing kept");
-    }
 }
