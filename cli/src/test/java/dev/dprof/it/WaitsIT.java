@@ -44,7 +44,7 @@ class WaitsIT {
 
     @Test
     void theNoteNamesTheMethodWhereTheConsumerWaitedOnJdk21OrLater(@TempDir Path tmp) throws Exception {
-        runAndCheck(tmp, HandoffIT.modernJdk());
+        runAndCheck(tmp, Jdks.modern());
     }
 
     static void runAndCheck(Path tmp, Path javaHome) throws Exception {

@@ -8,7 +8,7 @@ import java.util.Set;
  * Opens the JDK packages Chronicle needs to the agent's module, so the user adds no JVM flags,
  * and lets {@code java.base} read the probes' module, for the TCP and virtual-thread advice woven
  * into it; and opens to that module what {@code VirtualThreads} needs to tell carriers from
- * virtual threads. Call it before the rings are configured, which initializes {@code VirtualThreads}.
+ * virtual threads and {@code QueueInternals} the FIFO queues' internals. Call it before the rings are configured, which initializes {@code VirtualThreads}.
  * Without them Chronicle falls back to read-only and appends fail, on 17 and on 25 alike.
  * {@link Instrumentation#redefineModule} is the agent's sanctioned way to do what
  * {@code --add-exports}/{@code --add-opens} do on the command line.
@@ -38,6 +38,8 @@ final class JdkOpener {
         // thread-locals (jdk.internal.misc); where the packages do not exist (17) this opens nothing new.
         exports.put("jdk.internal.misc", Set.of(us, probes));
         opens.put("java.lang", Set.of(us, probes));
+        // FifoHandoff reads the FIFO queues' counts, locks and nodes (QueueInternals).
+        opens.put("java.util.concurrent", Set.of(probes));
         inst.redefineModule(base, Set.of(probes), exports, opens, Set.of(), Map.of());
         ModuleLayer.boot().findModule("jdk.unsupported").ifPresent(unsupported ->
                 inst.redefineModule(unsupported, Set.of(), Map.of("sun.misc", Set.of(us)),

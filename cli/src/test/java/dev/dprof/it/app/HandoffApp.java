@@ -335,7 +335,7 @@ public final class HandoffApp {
         return sum.get();
     }
 
-    /** The same pill object put twice while the first is still in the queue: both edges are dropped. */
+    /** The same pill object put twice while the first is still in the queue (keyed by position: three edges). */
     static long poison(BlockingQueue<Item> q) throws InterruptedException {
         Item pill = new Item(-1);
         q.put(new Item(7));

@@ -90,6 +90,31 @@ public final class HandoffSites {
         return WAITS.mayWalk() ? firstOutsideJdk(true) : NOT_WALKED;
     }
 
+    /**
+     * The site of a queue first met in use: its {@link #constructionSite} if it is being
+     * constructed now (its constructor inserts through a method the probes watch, as
+     * {@code LinkedBlockingQueue(Collection)} does), else {@link #BEFORE_AGENT}. The look at the
+     * stack and the site's walk count as one walk of the constructions' ration.
+     */
+    static String siteMetLate(Object queue) {
+        if (!CONSTRUCTIONS.mayWalk()) {
+            return NOT_WALKED;
+        }
+        Class<?> type = queue.getClass();
+        boolean constructing = WALKER.walk(frames -> frames.anyMatch(f -> f.getMethodName().equals("<init>")
+                && isOrExtends(type, f.getClassName())));
+        return constructing ? firstOutsideJdk(false) : BEFORE_AGENT;
+    }
+
+    private static boolean isOrExtends(Class<?> type, String className) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (c.getName().equals(className)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The walk stops at the first frame outside the JDK: its cost is the depth down to it, not the stack's. */
     private static String firstOutsideJdk(boolean binaryName) {
         String site = WALKER.walk(frames -> frames.filter(f -> !isJdk(f.getClassName())).findFirst()

@@ -7,12 +7,21 @@ import java.util.concurrent.atomic.LongAdder;
  * silent. Every count is of edges dropped or never made, not of wrong ones: the probes make none.
  */
 public final class HandoffStats {
-    /** Puts of an element whose reference was already in flight in the same queue (a poison pill, a cached box). */
+    /**
+     * Puts of an element whose reference was already in flight in the same queue (a poison pill, a
+     * cached box), in the queues found again by reference; never in a FIFO queue, keyed by position.
+     */
     static final LongAdder AMBIGUOUS = new LongAdder();
     /** Elements that left their queue without a take the probes saw (drainTo, remove, clear, an iterator). */
     static final LongAdder DEPARTED = new LongAdder();
     /** Takes of an element the probes never saw put (put before the agent started, or purged meanwhile). */
     static final LongAdder UNMATCHED_TAKES = new LongAdder();
+    /**
+     * Takes of a FIFO queue whose position was not known: after a removal from the middle whose
+     * position could not be found, a bulk removal ({@code removeIf}, {@code clear}), or during
+     * one ({@code drainTo}): recorded nothing, to stay exact.
+     */
+    static final LongAdder POSITION_LOST = new LongAdder();
     /** Takes whose call overlapped a resync of their queue: recorded nothing, to stay exact. */
     static final LongAdder TAKES_DURING_RESYNC = new LongAdder();
     /**
@@ -43,6 +52,10 @@ public final class HandoffStats {
         return TAKES_DURING_RESYNC.sum();
     }
 
+    public static long positionLost() {
+        return POSITION_LOST.sum();
+    }
+
     public static long pressureDropped() {
         return PRESSURE_DROPPED.sum();
     }
@@ -61,13 +74,15 @@ public final class HandoffStats {
         long races = futureRaces();
         long resyncs = takesDuringResync();
         long pressure = pressureDropped();
-        if (ambiguous == 0 && departed == 0 && races == 0 && resyncs == 0 && pressure == 0) {
+        long positions = positionLost();
+        if (ambiguous == 0 && departed == 0 && races == 0 && resyncs == 0 && pressure == 0 && positions == 0) {
             return null;
         }
         return "handoffs: " + ambiguous + " elements put while their reference was in flight in the same queue,"
                 + " " + departed + " elements left their queue without a take (drainTo, remove, clear), "
                 + resyncs + " takes overlapped a resync, " + races + " futures completed by racing threads, "
-                + pressure + " waits on a full queue without the take that freed it"
+                + pressure + " waits on a full queue without the take that freed it, "
+                + positions + " takes whose position in their queue a bulk removal made unknown"
                 + " (edges dropped, never wrong)";
     }
 }

@@ -7,7 +7,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * One queue's handoffs: its channel and region, and the side table from each element in flight
+ * One queue's handoffs, for the queues whose takes do not follow their insertion order or that
+ * have no lock to count positions under ({@code PriorityBlockingQueue}, {@code DelayQueue}, the
+ * scheduled pool's work queue, {@code LinkedTransferQueue}, {@code SynchronousQueue}; the FIFO
+ * queues are keyed by position instead, {@link FifoHandoff}): its channel and region, and the side table from each element in flight
  * (by reference) to the sequence number its put recorded, which the take that returns the element
  * records again ({@link QueueHandoffs} says when each side runs).
  *
@@ -30,9 +33,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * another copy's put: a put that finds neither entry nor grave comes after a second resync began,
  * and any take still returning an older copy then saw the epoch change. A put still blocked
  * when a resync snapshots the queue is purged too (its element is not in yet): its edge is lost.</li>
- * <li>Back-pressure ({@link QueueHandoffs#pressure}): a take publishes its key in {@link #took}
- * after it stamped its event, so a put that waited for that take finds the key only once the take
- * is recorded, and its own back-pressure event comes after it.</li>
+ * <li>Back-pressure of a rendezvous ({@link QueueHandoffs#afterRendezvous}): a take publishes its
+ * key in {@link #took} after it stamped its event, so a put that waited for that take finds the key
+ * only once the take is recorded, and its own back-pressure event comes after it.</li>
  * </ul>
  *
  * <h2>Implementation notes</h2>
@@ -46,8 +49,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <li>Keys are unique per queue without a shared counter: a stripe's own sequence number with
  * the stripe's index in the low {@value #STRIPE_BITS} bits.</li>
  * <li>Stripe monitors are taken outside the queue's own locks (advice runs at the queue method's
- * entry and exit), or inside them but never the other way round (back-pressure's look at the
- * head), so they cannot deadlock with them. The epoch is volatile: a take reads it at its entry
+ * entry and exit), so they cannot deadlock with them. The epoch is volatile: a take reads it at its entry
  * without a monitor, a resync increments it before its snapshot, a put stamps it on its entry;
  * a stripe is purged under its monitor, after the increment, so a take that checks the epoch
  * under the same monitor either sees the new epoch or ran before the purge.</li>
@@ -79,12 +81,10 @@ final class QueueHandoff {
     final long channel;
     /** False for the agent's own queues: nothing is recorded for them. */
     final boolean recorded;
-    /** The queue's capacity if it is bounded (a put may block on it when full), else 0. */
-    final int capacity;
     private final String kindClass;
     private final String site;
     private final Stripe[] stripes = new Stripe[STRIPES];
-    /** Recent takes' keys, slot {@code key % TOOK}; only for queues whose puts may wait for a take. */
+    /** Recent takes' keys, slot {@code key % TOOK}; only for queues whose puts wait for a take (a rendezvous). */
     private final AtomicLongArray took;
     /** The queue's region once it is used. */
     private volatile int region = -1;
@@ -105,15 +105,13 @@ final class QueueHandoff {
     }
 
     /**
-     * @param capacity   the capacity of a bounded queue, else 0
-     * @param waitsTake  whether a put may wait for a take (bounded, or a rendezvous): keeps {@link #took}
+     * @param waitsTake  whether a put may wait for a take (a rendezvous): keeps {@link #took}
      */
-    QueueHandoff(long channel, String className, String site, boolean recorded, int capacity, boolean waitsTake) {
+    QueueHandoff(long channel, String className, String site, boolean recorded, boolean waitsTake) {
         this.channel = channel;
         this.kindClass = className;
         this.site = site;
         this.recorded = recorded;
-        this.capacity = capacity;
         this.took = waitsTake && recorded ? new AtomicLongArray(TOOK) : null;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Stripe(i);
@@ -121,7 +119,7 @@ final class QueueHandoff {
     }
 
     QueueHandoff(long channel, String className, String site, boolean recorded) {
-        this(channel, className, site, recorded, 0, false);
+        this(channel, className, site, recorded, false);
     }
 
     private Stripe stripe(Object element) {
@@ -264,19 +262,6 @@ final class QueueHandoff {
     boolean wasTaken(long key) {
         AtomicLongArray k = took;
         return k != null && key > 0 && k.get((int) (key & TOOK - 1)) == key;
-    }
-
-    /**
-     * The key of the copy of {@code element} in flight, if it is exact (0 otherwise): what the take
-     * that returns it will record. Called with the queue's lock held, so the copy cannot leave meanwhile.
-     */
-    long keyOf(Object element) {
-        Stripe s = stripe(element);
-        synchronized (s) {
-            IdentitySlots t = s.slots;
-            int i = t.find(element);
-            return i < 0 || (t.flags[i] & (GRAVE | IdentitySlots.AMBIGUOUS)) != 0 ? 0 : t.seqs[i];
-        }
     }
 
     /** An element left by a single removal; a resync is due once they add up to a quarter of the table. */

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 /**
  * A queue's side table driven by hand, with an {@link ArrayList} standing for the queue's contents:
  * keys (unique over the stripes), ambiguity, nesting, failed inserts, purges and their graves, takes
- * that overlap a resync, what back-pressure reads (the head's key, the takes published), and that
+ * that overlap a resync, what a rendezvous's back-pressure reads (the takes published), and that
  * nothing is kept once elements are gone.
  */
 class QueueHandoffTest {
     private final List<Object> queue = new ArrayList<>();
-    private final QueueHandoff q = new QueueHandoff(16, "TestQueue", "QueueHandoffTest:1", true, 4, true);
+    private final QueueHandoff q = new QueueHandoff(16, "TestQueue", "QueueHandoffTest:1", true, true);
 
     private long put(Object e) {
         long seq = q.put(e);
@@ -156,20 +156,7 @@ class QueueHandoffTest {
         assertFalse(q.wasTaken(0));
         QueueHandoff unbounded = new QueueHandoff(17, "TestQueue", "QueueHandoffTest:2", true);
         unbounded.took(k);
-        assertFalse(unbounded.wasTaken(k), "no put waits for a take of an unbounded queue: nothing kept");
-    }
-
-    @Test
-    void theKeyAPutWaitsForIsTheHeadsOnlyWhenExact() {
-        Object head = new Object();
-        long k = put(head);
-        assertEquals(k, q.keyOf(head));
-        put(head);
-        assertEquals(0, q.keyOf(head), "two copies in flight: which one leaves first is unknown");
-        Object old = new Object();
-        q.present(new Object[] {old});
-        assertEquals(0, q.keyOf(old), "present before the agent: no put recorded");
-        assertEquals(0, q.keyOf(new Object()));
+        assertFalse(unbounded.wasTaken(k), "no put waits for a take of a queue that is no rendezvous: nothing kept");
     }
 
     @Test

@@ -5,7 +5,6 @@ import dev.dprof.agent.bootstrap.QueueHandoffs;
 import dev.dprof.agent.bootstrap.TaskHandoffs;
 import dev.dprof.agent.bootstrap.ThreadHandoffs;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
@@ -58,49 +57,175 @@ final class HandoffAdvices {
     }
 
     /**
-     * A blocking put of {@code ArrayBlockingQueue} or {@code LinkedBlockingDeque} ({@code put},
-     * timed {@code offer}, their deque forms): also the take it waits for if the queue is full
-     * (back-pressure; {@code count} read without the lock, {@code lock} held by every removal).
+     * A blocking put of a bounded {@code ArrayBlockingQueue} or {@code LinkedBlockingDeque}
+     * ({@code put}, timed {@code offer}, their deque forms): the take it waits for if the queue is
+     * full (back-pressure; {@code count} read without the lock). Its own put is recorded by the
+     * leaf it calls under the lock.
      */
-    static final class QueueBlockingPutLocked {
+    static final class FifoBlockingPut {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static long enter(@Advice.This Object queue, @Advice.Argument(0) Object element,
-                          @Advice.FieldValue("count") int count, @Advice.FieldValue("lock") ReentrantLock lock,
-                          @Advice.Local("pressure") long pressure, @Advice.Local("removals") long removals) {
-            long token = QueueHandoffs.beforePut(queue, element);
+        static long enter(@Advice.This Object queue, @Advice.FieldValue("count") int count,
+                          @Advice.Local("removals") long removals) {
             removals = QueueHandoffs.otherRemovalsQuiet();
-            pressure = QueueHandoffs.pressure(queue, count, lock, removals);
-            return token;
+            return QueueHandoffs.fifoPressure(queue, count, removals);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.This Object queue, @Advice.Argument(0) Object element, @Advice.Enter long token,
+        static void exit(@Advice.This Object queue, @Advice.Enter long pressure,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
-                         @Advice.Thrown Throwable thrown, @Advice.Local("pressure") long pressure,
-                         @Advice.Local("removals") long removals) {
-            QueueHandoffs.afterBlockingPut(queue, element, token, returned, thrown, pressure, removals);
+                         @Advice.Thrown Throwable thrown, @Advice.Local("removals") long removals) {
+            QueueHandoffs.afterPressure(queue, pressure, removals, returned, thrown);
         }
     }
 
-    /** A blocking put of {@code LinkedBlockingQueue}: as {@link QueueBlockingPutLocked}, whose removals hold {@code takeLock}. */
-    static final class QueueBlockingPutTwoLocks {
+    /** A blocking put of {@code LinkedBlockingQueue}: as {@link FifoBlockingPut}, with its atomic count. */
+    static final class FifoBlockingPutLinked {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static long enter(@Advice.This Object queue, @Advice.Argument(0) Object element,
-                          @Advice.FieldValue("count") AtomicInteger count,
-                          @Advice.FieldValue("takeLock") ReentrantLock lock,
-                          @Advice.Local("pressure") long pressure, @Advice.Local("removals") long removals) {
-            long token = QueueHandoffs.beforePut(queue, element);
+        static long enter(@Advice.This Object queue, @Advice.FieldValue("count") AtomicInteger count,
+                          @Advice.Local("removals") long removals) {
             removals = QueueHandoffs.otherRemovalsQuiet();
-            pressure = QueueHandoffs.pressure(queue, count.get(), lock, removals);
-            return token;
+            return QueueHandoffs.fifoPressure(queue, count.get(), removals);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.This Object queue, @Advice.Argument(0) Object element, @Advice.Enter long token,
+        static void exit(@Advice.This Object queue, @Advice.Enter long pressure,
                          @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object returned,
-                         @Advice.Thrown Throwable thrown, @Advice.Local("pressure") long pressure,
-                         @Advice.Local("removals") long removals) {
-            QueueHandoffs.afterBlockingPut(queue, element, token, returned, thrown, pressure, removals);
+                         @Advice.Thrown Throwable thrown, @Advice.Local("removals") long removals) {
+            QueueHandoffs.afterPressure(queue, pressure, removals, returned, thrown);
+        }
+    }
+
+    /** {@code ArrayBlockingQueue.enqueue}, under the lock: the element is at the tail. */
+    static final class FifoEnqueued {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object queue) {
+            QueueHandoffs.fifoPut(queue);
+        }
+    }
+
+    /** {@code LinkedBlockingQueue.enqueue}, under {@code putLock}: stamped before the node is linked. */
+    static final class FifoLinkedEnqueue {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object queue) {
+            QueueHandoffs.fifoPut(queue);
+        }
+    }
+
+    /** {@code LinkedBlockingDeque.linkLast}, under the lock: the element is at the tail if it returned true. */
+    static final class FifoLinkedLast {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Return boolean linked) {
+            if (linked) {
+                QueueHandoffs.fifoPut(queue);
+            }
+        }
+    }
+
+    /** {@code LinkedBlockingDeque.linkFirst}, under the lock: the element is at the head if it returned true. */
+    static final class FifoLinkedFirst {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Return boolean linked) {
+            if (linked) {
+                QueueHandoffs.fifoPutFirst(queue);
+            }
+        }
+    }
+
+    /**
+     * {@code ArrayBlockingQueue.dequeue}, {@code LinkedBlockingQueue.dequeue},
+     * {@code LinkedBlockingDeque.unlinkFirst}, under the consumer lock: the head left if something
+     * was returned.
+     */
+    static final class FifoDequeued {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object taken) {
+            if (taken != null) {
+                QueueHandoffs.fifoTake(queue);
+            }
+        }
+    }
+
+    /** {@code LinkedBlockingDeque.unlinkLast}, under the lock: the tail left if something was returned. */
+    static final class FifoUnlinkedLast {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object taken) {
+            if (taken != null) {
+                QueueHandoffs.fifoTakeLast(queue);
+            }
+        }
+    }
+
+    /** {@code ArrayBlockingQueue.removeAt(i)}, under the lock: the element {@code i - takeIndex} places from the head leaves. */
+    static final class FifoArrayRemoveAt {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object queue, @Advice.Argument(0) int index,
+                          @Advice.FieldValue("takeIndex") int takeIndex, @Advice.FieldValue("items") Object[] items) {
+            int position = index - takeIndex;
+            QueueHandoffs.fifoRemoveAt(queue, position < 0 ? position + items.length : position);
+        }
+    }
+
+    /** {@code LinkedBlockingQueue.unlink(p, pred)}, under both locks: node {@code p} leaves from the middle. */
+    static final class FifoLinkedUnlink {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object queue, @Advice.Argument(0) Object node) {
+            QueueHandoffs.fifoUnlink(queue, node);
+        }
+    }
+
+    /** {@code LinkedBlockingDeque.unlink(x)}, under the lock: node {@code x} leaves (from the middle, unless at an end). */
+    static final class FifoDequeUnlink {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object queue, @Advice.Argument(0) Object node) {
+            QueueHandoffs.fifoDequeUnlink(queue, node);
+        }
+    }
+
+    /** {@code drainTo(c, max)} of a FIFO queue: a removal other than a take, in a window; its result is what left the head. */
+    static final class FifoDrain {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static boolean enter(@Advice.This Object queue) {
+            QueueHandoffs.beforeOtherRemoval();
+            return QueueHandoffs.fifoWindowOpen(queue);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Enter boolean opened, @Advice.Return int drained,
+                         @Advice.Thrown Throwable thrown) {
+            QueueHandoffs.afterOtherRemoval();
+            QueueHandoffs.fifoWindowClose(queue, opened, thrown == null ? drained : -1);
+        }
+    }
+
+    /**
+     * {@code clear}, {@code removeIf}, {@code removeAll}, {@code retainAll} of a FIFO queue: a
+     * removal other than a take, in a window; the take side is rebuilt after.
+     */
+    static final class FifoBulkRemoval {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static boolean enter(@Advice.This Object queue) {
+            QueueHandoffs.beforeOtherRemoval();
+            return QueueHandoffs.fifoWindowOpen(queue);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Enter boolean opened) {
+            QueueHandoffs.afterOtherRemoval();
+            QueueHandoffs.fifoWindowClose(queue, opened, -1);
+        }
+    }
+
+    /** {@code LinkedBlockingDeque.addAll}: appends a chain without {@code linkLast}, in a window; rebuilt after if it added. */
+    static final class FifoAppend {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static boolean enter(@Advice.This Object queue) {
+            return QueueHandoffs.fifoWindowOpen(queue);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Object queue, @Advice.Enter boolean opened, @Advice.Return boolean added,
+                         @Advice.Thrown Throwable thrown) {
+            QueueHandoffs.fifoWindowClose(queue, opened, thrown == null && !added ? 0 : -1);
         }
     }
 
@@ -136,24 +261,6 @@ final class HandoffAdvices {
         }
     }
 
-    /** A deque's take from its tail ({@code pollLast}, {@code takeLast}): a take, and a removal other than the head's. */
-    static final class QueueTakeLast {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static int enter(@Advice.This Object queue) {
-            QueueHandoffs.beforeOtherRemoval();
-            return QueueHandoffs.beforeTake(queue);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.This Object queue, @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object taken,
-                         @Advice.Enter int token, @Advice.Thrown Throwable thrown) {
-            QueueHandoffs.afterOtherRemoval();
-            if (thrown == null) {
-                QueueHandoffs.afterTake(queue, taken, token);
-            }
-        }
-    }
-
     /** {@code drainTo}, {@code clear}, {@code removeIf}, {@code removeAll}, {@code retainAll}. */
     static final class QueueBulkRemoval {
         @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -182,8 +289,12 @@ final class HandoffAdvices {
         }
     }
 
-    /** An iterator's {@code remove} on a bounded queue: a removal other than the head's take. */
-    static final class QueueIteratorRemoval {
+    /**
+     * A removal other than the head's take that a FIFO queue's leaves account for: an iterator's
+     * {@code remove}, {@code remove(Object)}, {@code removeIf}…, a deque's take from its tail or
+     * {@code drainTo}; bracketed for back-pressure.
+     */
+    static final class QueueOtherRemoval {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter() {
             QueueHandoffs.beforeOtherRemoval();

@@ -1,6 +1,7 @@
 package dev.dprof.agent.instrument;
 
 import dev.dprof.agent.bootstrap.HandoffSites;
+import dev.dprof.agent.bootstrap.QueueHandoffs;
 import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.format.HandoffRegions;
 import java.io.IOException;
@@ -36,10 +37,13 @@ import net.bytebuddy.matcher.ElementMatchers;
  *
  * <p>Queues: {@code LinkedBlockingQueue}, {@code ArrayBlockingQueue}, {@code LinkedBlockingDeque},
  * {@code PriorityBlockingQueue}, {@code DelayQueue}, {@code ScheduledThreadPoolExecutor.DelayedWorkQueue},
- * {@code LinkedTransferQueue}, {@code SynchronousQueue}, and with them the executors built on them;
- * blocking puts of the bounded ones and rendezvous puts also record back-pressure, for which every
- * removal that is not a take of the head is bracketed, the bounded queues' iterators' {@code remove}
- * included ({@code QueueHandoffs}).
+ * {@code LinkedTransferQueue}, {@code SynchronousQueue}, and with them the executors built on them.
+ * The first three are keyed by position: their private leaves ({@code enqueue}, {@code dequeue},
+ * {@code linkFirst}, {@code unlinkLast}, {@code removeAt}, {@code unlink}…, the same names on 17
+ * and 25), which run under the queue's own locks, record ({@link #weaveFifo}); the others at their
+ * public puts and takes, found again by reference. Blocking puts of the bounded ones and rendezvous
+ * puts also record back-pressure, for which every removal that is not a take of the head is
+ * bracketed, the bounded queues' iterators' {@code remove} included ({@code QueueHandoffs}).
  * Fork/join: {@code ForkJoinPool.WorkQueue.push} (and {@code lockedPush} on 17) to
  * {@code ForkJoinTask.doExec}. Futures: {@code CompletableFuture} and {@code FutureTask}. Threads:
  * {@code Thread.start}, {@code exit}, {@code join}. Long waits: {@code LockSupport}'s parks
@@ -60,6 +64,8 @@ final class HandoffWeaving {
     static final String LINKED_DEQUE = "java.util.concurrent.LinkedBlockingDeque";
     static final String TRANSFER_QUEUE = "java.util.concurrent.LinkedTransferQueue";
     static final String SYNCHRONOUS_QUEUE = "java.util.concurrent.SynchronousQueue";
+    /** The queues keyed by position, woven in their private leaves ({@code FifoHandoff}). */
+    static final Set<String> FIFO_QUEUES = Set.of(ARRAY_QUEUE, LINKED_QUEUE, LINKED_DEQUE);
     /** The iterators of the bounded queues, whose {@code remove} frees space as a take would (back-pressure). */
     static final List<String> ITERATORS = List.of(
             "java.util.concurrent.ArrayBlockingQueue$Itr",
@@ -84,6 +90,8 @@ final class HandoffWeaving {
     private final Set<HandoffRegions.Kind> kinds;
     private final RegionTable table;
     private final StackManipulation adviceFailed;
+    /** Whether the FIFO queues are keyed by position ({@code QueueHandoffs.fifoKeys}). */
+    private final boolean fifoKeys;
 
     HandoffWeaving(Set<HandoffRegions.Kind> kinds, RegionTable table, StackManipulation adviceFailed) {
         this.kinds = Set.copyOf(kinds);
@@ -91,6 +99,13 @@ final class HandoffWeaving {
         this.adviceFailed = adviceFailed;
         if (!kinds.isEmpty()) {
             HandoffSites.install((name, location) -> table.register(name, HandoffRegions.REGION_KIND, "auto", location));
+        }
+        if (kinds.contains(HandoffRegions.Kind.QUEUE)) {
+            // Now, before the transformer is installed: finding the FIFO queues' internals loads
+            // their classes, and a class loaded while another is being woven is never woven.
+            fifoKeys = QueueHandoffs.fifoKeys();
+        } else {
+            fifoKeys = false;
         }
     }
 
@@ -114,7 +129,7 @@ final class HandoffWeaving {
             return weaveQueue(builder, type);
         }
         if (ITERATORS.contains(name)) {
-            return visitNamed(builder, type, Set.of("remove"), HandoffAdvices.QueueIteratorRemoval.class, 0);
+            return visitNamed(builder, type, Set.of("remove"), HandoffAdvices.QueueOtherRemoval.class, 0);
         }
         return switch (name) {
             case WORK_QUEUE -> {
@@ -164,6 +179,9 @@ final class HandoffWeaving {
     }
 
     private DynamicType.Builder<?> weaveQueue(DynamicType.Builder<?> builder, TypeDescription type) {
+        if (FIFO_QUEUES.contains(type.getName()) && fifoKeys) {
+            return weaveFifo(builder, type);
+        }
         Map<String, Set<String>> calls = Leaves.calls(type);
         DynamicType.Builder<?> b = builder;
         for (MethodDescription.InDefinedShape m : type.getDeclaredMethods()) {
@@ -176,8 +194,7 @@ final class HandoffWeaving {
             } else if (isPut(m) && Leaves.isLeaf(calls, m, PUTS)) {
                 advice = putAdvice(type.getName(), m);
             } else if (isTake(m) && Leaves.isLeaf(calls, m, TAKES)) {
-                advice = type.getName().equals(LINKED_DEQUE) && m.getName().endsWith("Last")
-                        ? HandoffAdvices.QueueTakeLast.class : HandoffAdvices.QueueTake.class;
+                advice = HandoffAdvices.QueueTake.class;
             } else if (m.isPublic() && BULK_REMOVALS.contains(m.getName())) {
                 advice = HandoffAdvices.QueueBulkRemoval.class;
             } else if (m.isPublic() && REMOVALS.contains(m.getName()) && m.getParameters().size() == 1
@@ -192,30 +209,94 @@ final class HandoffWeaving {
     }
 
     /**
-     * A put's advice: a blocking put of a bounded queue also looks for the take it waits for, a
-     * rendezvous for the take of its own element ({@code QueueHandoffs}, back-pressure).
+     * A FIFO queue, keyed by position ({@code QueueHandoffs}, {@code FifoHandoff}): the private
+     * leaves that insert and remove under the queue's locks record; the public methods only bracket
+     * removals other than a take of the head and look for back-pressure; {@code clear},
+     * {@code drainTo}, the bulk removals and a deque's {@code addAll} open a window.
+     */
+    private DynamicType.Builder<?> weaveFifo(DynamicType.Builder<?> builder, TypeDescription type) {
+        String name = type.getName();
+        Map<String, Set<String>> calls = Leaves.calls(type);
+        DynamicType.Builder<?> b = builder;
+        for (MethodDescription.InDefinedShape m : type.getDeclaredMethods()) {
+            if (m.isBridge() || m.isStatic() || m.isAbstract() || m.isTypeInitializer()) {
+                continue;
+            }
+            Class<?> advice = m.isConstructor() ? HandoffAdvices.QueueConstructed.class : fifoLeafAdvice(name, m);
+            if (advice == null && m.isPublic()) {
+                String n = m.getName();
+                boolean deque = name.equals(LINKED_DEQUE);
+                if (isPut(m) && Leaves.isLeaf(calls, m, PUTS) && blocking(m)) {
+                    advice = name.equals(LINKED_QUEUE) ? HandoffAdvices.FifoBlockingPutLinked.class
+                            : HandoffAdvices.FifoBlockingPut.class;
+                } else if (n.equals("clear") || n.equals("removeIf") || n.equals("removeAll")
+                        || n.equals("retainAll")) {
+                    advice = HandoffAdvices.FifoBulkRemoval.class;
+                } else if (n.equals("drainTo") && Leaves.isLeaf(calls, m, Set.of("drainTo"))) {
+                    // A deque drains through unlinkFirst, which records: a bracket is all it needs.
+                    advice = deque ? HandoffAdvices.QueueOtherRemoval.class : HandoffAdvices.FifoDrain.class;
+                } else if (deque && n.equals("addAll")) {
+                    advice = HandoffAdvices.FifoAppend.class;
+                } else if (BULK_REMOVALS.contains(n)
+                        || REMOVALS.contains(n) && m.getParameters().size() == 1
+                        && m.getReturnType().represents(boolean.class)
+                        || deque && isTake(m) && n.endsWith("Last") && Leaves.isLeaf(calls, m, TAKES)) {
+                    advice = HandoffAdvices.QueueOtherRemoval.class;
+                }
+            }
+            if (advice != null) {
+                b = b.visit(advice(advice, 0).on(ElementMatchers.is(m)));
+            }
+        }
+        return b;
+    }
+
+    /** The advice of a FIFO queue's private leaf that inserts or removes under its locks, or null. */
+    private static Class<?> fifoLeafAdvice(String queue, MethodDescription m) {
+        String n = m.getName();
+        int params = m.getParameters().size();
+        return switch (queue) {
+            case ARRAY_QUEUE -> switch (n) {
+                case "enqueue" -> params == 1 ? HandoffAdvices.FifoEnqueued.class : null;
+                case "dequeue" -> params == 0 ? HandoffAdvices.FifoDequeued.class : null;
+                case "removeAt" -> params == 1 && m.getParameters().get(0).getType().represents(int.class)
+                        ? HandoffAdvices.FifoArrayRemoveAt.class : null;
+                default -> null;
+            };
+            case LINKED_QUEUE -> switch (n) {
+                case "enqueue" -> params == 1 ? HandoffAdvices.FifoLinkedEnqueue.class : null;
+                case "dequeue" -> params == 0 ? HandoffAdvices.FifoDequeued.class : null;
+                case "unlink" -> params == 2 ? HandoffAdvices.FifoLinkedUnlink.class : null;
+                default -> null;
+            };
+            case LINKED_DEQUE -> switch (n) {
+                case "linkFirst" -> params == 1 ? HandoffAdvices.FifoLinkedFirst.class : null;
+                case "linkLast" -> params == 1 ? HandoffAdvices.FifoLinkedLast.class : null;
+                case "unlinkFirst" -> params == 0 ? HandoffAdvices.FifoDequeued.class : null;
+                case "unlinkLast" -> params == 0 ? HandoffAdvices.FifoUnlinkedLast.class : null;
+                case "unlink" -> params == 1 ? HandoffAdvices.FifoDequeUnlink.class : null;
+                default -> null;
+            };
+            default -> null;
+        };
+    }
+
+    /** A put that may wait for space: one that returns nothing, or a timed offer. */
+    private static boolean blocking(MethodDescription m) {
+        return m.getReturnType().represents(void.class)
+                || m.getParameters().size() == 3 && m.getParameters().get(1).getType().represents(long.class);
+    }
+
+    /**
+     * A put's advice on a queue found again by reference: a rendezvous also looks for the take of
+     * its own element ({@code QueueHandoffs}, back-pressure).
      */
     private static Class<?> putAdvice(String queue, MethodDescription m) {
         boolean returnsVoid = m.getReturnType().represents(void.class);
-        boolean timed = m.getParameters().size() == 3 && m.getParameters().get(1).getType().represents(long.class);
-        if (returnsVoid || timed) {
-            switch (queue) {
-                case ARRAY_QUEUE, LINKED_DEQUE -> {
-                    return HandoffAdvices.QueueBlockingPutLocked.class;
-                }
-                case LINKED_QUEUE -> {
-                    return HandoffAdvices.QueueBlockingPutTwoLocks.class;
-                }
-                case SYNCHRONOUS_QUEUE -> {
-                    return HandoffAdvices.QueueRendezvous.class;
-                }
-                case TRANSFER_QUEUE -> {
-                    if (m.getName().equals("transfer") || m.getName().equals("tryTransfer")) {
-                        return HandoffAdvices.QueueRendezvous.class;
-                    }
-                }
-                default -> {
-                }
+        if (blocking(m)) {
+            if (queue.equals(SYNCHRONOUS_QUEUE)
+                    || queue.equals(TRANSFER_QUEUE) && (m.getName().equals("transfer") || m.getName().equals("tryTransfer"))) {
+                return HandoffAdvices.QueueRendezvous.class;
             }
         }
         return returnsVoid ? HandoffAdvices.QueuePutVoid.class : HandoffAdvices.QueuePutBoolean.class;
