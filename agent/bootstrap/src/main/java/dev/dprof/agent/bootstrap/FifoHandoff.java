@@ -51,14 +51,14 @@ final class FifoHandoff {
     static final int LINKED = 1;
     static final int DEQUE = 2;
 
-    /** The producer's side: the last insertion number given. */
+    /** The producer's side: the last insertion number given ({@code p*}, {@code q*}: padding to a cache line each way). */
     static final class Producer {
         long p1, p2, p3, p4, p5, p6, p7;
         long inserted;
         long q1, q2, q3, q4, q5, q6, q7;
     }
 
-    /** The consumer's side: the open run's first number, and whether anything but it must be consulted. */
+    /** The consumer's side: the open run's first number, and whether anything but it must be consulted (padded alike). */
     static final class Consumer {
         long p1, p2, p3, p4, p5, p6, p7;
         long next = 1;

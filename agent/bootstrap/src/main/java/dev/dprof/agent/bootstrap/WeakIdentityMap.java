@@ -4,7 +4,7 @@ import java.lang.ref.WeakReference;
 import java.util.function.Function;
 
 /**
- * Per-object state of the handoff probes (a queue's {@link QueueHandoff}), keyed weakly by the
+ * Per-object state of the handoff probes (a queue's {@link QueueHandoff} or {@link FifoHandoff}), keyed weakly by the
  * object's identity so that a queue the application drops is collected with its state.
  *
  * <h2>Implementation notes</h2>
