@@ -41,7 +41,7 @@ import java.util.concurrent.CountDownLatch;
  * the queue on its own thread while this one builds the ByteBuddy agent), weaving — in that order,
  * so that no woven code can run before its events have somewhere to go. The JDK's handoff classes
  * loaded before the agent are retransformed on a thread of their own while the drainer warms up;
- * {@code main} waits for both. The JIT warm-up ({@link JitWarmup}) runs beside {@code main}.
+ * {@code main} waits for both, and then for the JIT warm-up ({@link JitWarmup}).
  * {@code timing=true} prints how long each phase took ({@link StartPhases}; docs/CONFIG.md, "Start-up").
  * Any failure before weaving leaves the application untouched, with one line saying why.
  */
@@ -196,7 +196,7 @@ final class AgentStarter {
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
         if (parsed.warmup() && !attached) {
-            warmUpBehindMain(weaver, inst, phases);
+            warmUpBeforeMain(weaver, inst, phases);
         }
         if (!Rings.NATIVE) {
             warn(clockLine);
@@ -263,21 +263,18 @@ final class AgentStarter {
     }
 
     /**
-     * Runs the JIT warm-up ({@link JitWarmup}) on a thread of the agent's, beside {@code main} rather
-     * than before it (it took 1–2 s of every start). It is started before the start returns, so it is
-     * one of the agent's threads ({@link StartThreads}).
+     * Runs the JIT warm-up ({@link JitWarmup}) before {@code main}. It costs the start 1–2 s, and it
+     * must: run beside {@code main}, its compilations competed with the application's, and the
+     * K-Means span of "Agent overhead" (BENCHMARKS.md) was 43% slower with the agent (JIT time in the
+     * span 3.9 s against 0.7 s without).
      */
-    private static void warmUpBehindMain(Weaver weaver, Instrumentation inst, StartPhases phases) {
-        Thread t = new Thread(() -> {
-            long t0 = System.nanoTime();
-            int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
-            if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
-                warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
-            }
-            phases.reportBackground("JIT warm-up, " + rounds + " rounds,", t0);
-        }, "dprof-jit-warmup");
-        t.setDaemon(true);
-        t.start();
+    private static void warmUpBeforeMain(Weaver weaver, Instrumentation inst, StartPhases phases) {
+        long t0 = System.nanoTime();
+        int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
+        if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
+            warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        }
+        phases.mark("JIT warm-up, " + rounds + " rounds");
     }
 
     private static void joinUninterruptibly(Thread t) {

@@ -51,15 +51,6 @@ final class StartPhases {
                 : what + " " + millis(nowNanos - startNanos) + " ms (" + String.join(", ", phases) + ")";
     }
 
-    /** Prints at once, if enabled, one phase of another thread that began at {@code sinceNanos}. */
-    synchronized void reportBackground(String name, long sinceNanos) {
-        if (enabled) {
-            long now = System.nanoTime();
-            AgentStarter.warn(name + " " + millis(now - sinceNanos) + " ms, done "
-                    + millis(now - startNanos) + " ms after the agent's start");
-        }
-    }
-
     static String millis(long nanos) {
         return Long.toString(Math.round(nanos / 1e6));
     }
