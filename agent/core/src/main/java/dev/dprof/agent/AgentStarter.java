@@ -337,7 +337,7 @@ final class AgentStarter {
                 warn(SharedKey.insecureLine("calibration.insecure: true"));
             }
             return AgentCalibration.start(new HostPort(spec.host(), spec.port()), spec.intervalSec(), key, clock, out,
-                    AgentStarter::warn);
+                    AgentStarter::warn, t -> AgentThreads.own(java.util.List.of(t)));
         } catch (IllegalArgumentException e) {
             warn(e.getMessage() + "; calibration off, the application runs on");
         } catch (RuntimeException e) {

@@ -49,11 +49,15 @@ public final class AgentCalibration {
      *               without one (the caller has said so in its line)
      * @param probes the clock the probes stamp events with; calibration reads its ordered twin
      * @param warn   receives the one line on success or failure
+     * @param own    told of each thread this starts, before it starts: the agent counts them as its own,
+     *               so that the calibration file's {@code force} never shows in a YAML region of the
+     *               application's (its first exchange runs before the agent's start has ended)
      * @return the running calibration (its shutdown hook is already registered), or empty if the
      *         clock cannot be read in order
      */
     public static Optional<AgentCalibration> start(HostPort base, int intervalSec, Optional<SharedKey> key,
-                                                   DomainClock probes, Path outDir, Consumer<String> warn) {
+                                                   DomainClock probes, Path outDir, Consumer<String> warn,
+                                                   Consumer<Thread> own) {
         Optional<DomainClock> clock = OrderedClock.twinOf(probes);
         if (clock.isEmpty()) {
             warn.accept("calibration off: this CPU has no rdtscp, so no read of the TSC can be ordered with a "
@@ -66,8 +70,11 @@ public final class AgentCalibration {
         AgentCalibration calibration = new AgentCalibration(settings, clock.get());
         Thread t = new Thread(calibration::run, "dprof-calibration");
         t.setDaemon(true);
+        own.accept(t);
         t.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(calibration::stopAfterLastEvents, "dprof-calibration-shutdown"));
+        Thread hook = new Thread(calibration::stopAfterLastEvents, "dprof-calibration-shutdown");
+        own.accept(hook);
+        Runtime.getRuntime().addShutdownHook(hook);
         return Optional.of(calibration);
     }
 

@@ -25,7 +25,7 @@ class AgentCalibrationTest {
         List<String> lines = new CopyOnWriteArrayList<>();
         TruthClock probes = new TruthClock("rate=1.3");
         AgentCalibration calibration = AgentCalibration.start(new HostPort("no-such-host.invalid", 7100), 1,
-                Optional.empty(), probes.clock, dir, lines::add).orElseThrow();
+                Optional.empty(), probes.clock, dir, lines::add, t -> { }).orElseThrow();
         Nodes.await("the failure line", () -> !lines.isEmpty());
         calibration.stop();
         assertEquals(1, lines.size(), lines.toString());
@@ -41,7 +41,7 @@ class AgentCalibrationTest {
         try (CalibrationServer server = CalibrationServer.start(0, base.clock, Optional.of(KEY), line -> { })) {
             Path out = dir.resolve("calibration");
             AgentCalibration calibration = AgentCalibration.start(new HostPort("127.0.0.1", server.port()), 1,
-                    Optional.of(KEY), probes.clock, out, lines::add).orElseThrow();
+                    Optional.of(KEY), probes.clock, out, lines::add, t -> { }).orElseThrow();
             if (calibration.awaitFirstExchange()) {
                 // The exchange before main: its zero is on disk when the start stops waiting.
                 assertEquals(1, zeros(out), "the first exchange's zero");
@@ -69,7 +69,7 @@ class AgentCalibrationTest {
             Path out = dir.resolve("calibration");
             long t0 = System.nanoTime();
             AgentCalibration calibration = AgentCalibration.start(new HostPort("127.0.0.1", server.port()), 1,
-                    Optional.of(KEY), probes.clock, out, lines::add).orElseThrow();
+                    Optional.of(KEY), probes.clock, out, lines::add, t -> { }).orElseThrow();
             assertFalse(calibration.awaitFirstExchange(), "a base that rejects every packet gives no exchange");
             // Bounded by the start's wait, not by the join's seconds of hellos; the slack is only for a loaded host.
             assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2), "the start waited too long");
