@@ -94,12 +94,25 @@ final class VirtualThreadCommand {
         return 0;
     }
 
+    /**
+     * Virtual benchmark threads on a scheduler of one carrier: with two, a yield sometimes resumed on
+     * the other carrier, and both sides' iterations were bimodal (about 300 ns and 600–800 ns per op),
+     * so the ratio measured where the scheduler put the thread more than the agent's two probes.
+     */
+    static final String[] ONE_CARRIER = {"-Djmh.executor=VIRTUAL", "-Djdk.virtualThreadScheduler.parallelism=1",
+        "-Djdk.virtualThreadScheduler.maxPoolSize=1"};
+
+    private static String[] append(String[] args, String more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = more;
+        return all;
+    }
+
     private static Result measure(Path jdk, String agent, boolean quick) throws RunnerException {
         ChainedOptionsBuilder opts = new OptionsBuilder()
                 .include(VirtualThreadBench.class.getName() + "\\.yield$")
                 .jvm(jdk.resolve("bin/java").toString())
-                .jvmArgsAppend(agent == null ? new String[] {"-Djmh.executor=VIRTUAL"}
-                        : new String[] {"-Djmh.executor=VIRTUAL", agent})
+                .jvmArgsAppend(agent == null ? ONE_CARRIER : append(ONE_CARRIER, agent))
                 .forks(quick ? 1 : 3)
                 .warmupIterations(quick ? 2 : 5)
                 .warmupTime(TimeValue.seconds(1))
