@@ -128,6 +128,19 @@ final class FifoHandoff {
             return c.next++;
         }
         long key = runs.runs() > 0 ? runs.takeFirst() : c.next++;
+        return settled(key);
+    }
+
+    /** A take that recorded nothing because the take side is {@link #lost}. */
+    void countLostTake() {
+        countUnknown(unknownKind);
+    }
+
+    /**
+     * The key a take stamps for the position {@code key}: 0, counted, when the position is not known
+     * or lies in a window of lost positions; then the accounting settles.
+     */
+    private long settled(long key) {
         if (key <= 0) {
             countUnknown(key);
             key = 0;
@@ -137,11 +150,6 @@ final class FifoHandoff {
         }
         settle();
         return key;
-    }
-
-    /** A take that recorded nothing because the take side is {@link #lost}. */
-    void countLostTake() {
-        countUnknown(unknownKind);
     }
 
     private static void countUnknown(long key) {
@@ -195,15 +203,7 @@ final class FifoHandoff {
         } else {
             key = KeyRuns.LOST; // more removed than we counted in: cannot happen while the accounting holds
         }
-        if (key <= 0) {
-            countUnknown(key);
-            key = 0;
-        } else if (windows > 0) {
-            HandoffStats.POSITION_LOST.increment();
-            key = 0;
-        }
-        settle();
-        return key;
+        return settled(key);
     }
 
     /**
