@@ -1,0 +1,8 @@
+/**
+ * Weaving with ByteBuddy: which methods get which advice (YAML regions, {@code @Region}, the
+ * {@code DProf} API calls, and without configuration the JDK's handoffs, TCP sockets, virtual
+ * threads and parks), the region table of the process, and what each YAML region matched. Every
+ * advice body is one call into {@code agent/bootstrap}; a failing probe skips itself and is
+ * counted.
+ */
+package dev.dprof.agent.instrument;
