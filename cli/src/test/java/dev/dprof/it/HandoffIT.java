@@ -102,8 +102,10 @@ class HandoffIT {
             }
             List<Event> its = puts.getOrDefault(List.of(take.a(), take.b()), List.of());
             if (its.isEmpty() && take.a() == HandoffRegions.THREAD_END) {
-                // Seen once in three runs on JDK 17 (a join's take whose thread's own end put was not
-                // in the queue), not reproduced since: reported, never paired with a wrong put.
+                // A join's take whose thread's own end put is not in the queue: once in about ten runs
+                // (JDK 17 and 25), a thread the application started and main joined; not yet explained
+                // (the agent's own threads are registered before they start, which removed the cases
+                // of its start-up threads). Reported, never paired with a wrong put.
                 endsNotFound.add(take);
                 continue;
             }

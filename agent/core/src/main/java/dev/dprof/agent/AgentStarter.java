@@ -258,6 +258,8 @@ final class AgentStarter {
     private static Thread weaveBeside(Weaver weaver, Instrumentation inst) {
         Thread t = new Thread(() -> weaver.weaveDeferred(inst), "dprof-weave");
         t.setDaemon(true);
+        // Own before it starts: main joins it, and that join is no handoff of the application's.
+        AgentThreads.own(java.util.List.of(t));
         t.start();
         return t;
     }

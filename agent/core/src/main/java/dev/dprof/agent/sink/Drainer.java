@@ -166,8 +166,11 @@ public final class Drainer implements RingVisitor, Runnable {
         Thread t = new Thread(this, "dprof-drainer");
         t.setDaemon(true);
         thread = t;
+        Thread hook = new Thread(this::stop, "dprof-shutdown");
+        // The agent's own before they run: the threads they start, and joins of them, are never the application's.
+        AgentThreads.own(java.util.List.of(t, hook));
         t.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "dprof-shutdown"));
+        Runtime.getRuntime().addShutdownHook(hook);
     }
 
     /**
