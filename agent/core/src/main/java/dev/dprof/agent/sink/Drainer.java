@@ -380,7 +380,9 @@ public final class Drainer implements RingVisitor, Runnable {
         if (count == SCRATCH_EVENTS) {
             sawFullScratch = true;
         }
-        if (threadId == ownThreadId || isWarmupThread(threadId) || AgentThreads.isOwnId(threadId)) {
+        // While warming, every batch goes to the scratch queue (the drainer's own too: that is the path
+        // it warms), so the agent's threads are left out only once the warm-up is over.
+        if (threadId == ownThreadId || isWarmupThread(threadId) || !warming && AgentThreads.isOwnId(threadId)) {
             return;
         }
         if (count > 0) {
