@@ -77,8 +77,7 @@ final class FifoHandoff {
     final ReentrantLock producerLock;
     /** The lock every removal holds ({@code takeLock}, or the queue's one lock). */
     final ReentrantLock consumerLock;
-    private final String kindClass;
-    private final String site;
+    private final QueueSite where;
     private final Producer producer = new Producer();
     private final Consumer consumer = new Consumer();
     /** The order before the open run; the consumer lock guards it (and both locks any change but a take). */
@@ -90,13 +89,11 @@ final class FifoHandoff {
     private int windows;
     /** A removal from the middle ran during a window and was not accounted for: its end must rebuild. */
     private boolean dirty;
-    private volatile int region = -1;
 
     FifoHandoff(long channel, String className, String site, boolean recorded, int capacity, int kind,
                 ReentrantLock producerLock, ReentrantLock consumerLock) {
         this.channel = channel;
-        this.kindClass = className;
-        this.site = site;
+        this.where = new QueueSite(className, site);
         this.recorded = recorded;
         this.capacity = capacity;
         this.kind = kind;
@@ -105,15 +102,7 @@ final class FifoHandoff {
     }
 
     int region() {
-        int r = region;
-        return r >= 0 ? r : register();
-    }
-
-    private synchronized int register() {
-        if (region < 0) {
-            region = HandoffSites.region("queue", kindClass, site);
-        }
-        return region;
+        return where.region();
     }
 
     /** An insertion at the tail: its key (producer lock). */

@@ -59,8 +59,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <li>Allocation-free in steady state; a resync allocates its snapshot and runs when a stripe has
  * doubled since the last one (or after a bulk removal), so its cost per put is constant. One
  * resync at a time; a put that finds one running leaves it be.</li>
- * <li>The region is registered when the queue is first used, so queues that are made and never
- * used (a {@code SynchronousQueue}'s internal transferer on JDK 25) name no region.</li>
+ * <li>The region is registered when the queue is first used ({@link QueueSite}).</li>
  * </ul>
  */
 final class QueueHandoff {
@@ -81,13 +80,10 @@ final class QueueHandoff {
     final long channel;
     /** False for the agent's own queues: nothing is recorded for them. */
     final boolean recorded;
-    private final String kindClass;
-    private final String site;
+    private final QueueSite where;
     private final Stripe[] stripes = new Stripe[STRIPES];
     /** Recent takes' keys, slot {@code key % TOOK}; only for queues whose puts wait for a take (a rendezvous). */
     private final AtomicLongArray took;
-    /** The queue's region once it is used. */
-    private volatile int region = -1;
     private volatile int epoch;
     private final AtomicBoolean resyncing = new AtomicBoolean();
     private final AtomicInteger departures = new AtomicInteger();
@@ -109,8 +105,7 @@ final class QueueHandoff {
      */
     QueueHandoff(long channel, String className, String site, boolean recorded, boolean waitsTake) {
         this.channel = channel;
-        this.kindClass = className;
-        this.site = site;
+        this.where = new QueueSite(className, site);
         this.recorded = recorded;
         this.took = waitsTake && recorded ? new AtomicLongArray(TOOK) : null;
         for (int i = 0; i < STRIPES; i++) {
@@ -128,15 +123,7 @@ final class QueueHandoff {
     }
 
     int region() {
-        int r = region;
-        return r >= 0 ? r : register();
-    }
-
-    private synchronized int register() {
-        if (region < 0) {
-            region = HandoffSites.region("queue", kindClass, site);
-        }
-        return region;
+        return where.region();
     }
 
     /** Enters the elements present when the queue is first seen, unstamped (sequence 0). */
