@@ -1,0 +1,120 @@
+package dev.dprof.cli.suggest;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedClassLoader;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Reads flight recordings ({@code jdk.jfr.consumer.RecordingFile}) into a {@link Tally}: the stack of every
+ * {@code jdk.ExecutionSample}, and the duration and stack of every {@code jdk.ThreadPark},
+ * {@code jdk.JavaMonitorWait}, {@code jdk.SocketRead} and {@code jdk.SocketWrite} ({@link FlightSettings}
+ * names the events and their thresholds). Each file is one JVM.
+ *
+ * <p>A frame's class is the JDK's when the boot or the platform class loader defined it
+ * ({@code RecordedClass.getClassLoader()}: no loader, or one named {@code bootstrap} or {@code platform}).
+ * Frames' methods are interned per file, so a recording of many samples keeps one {@link Frame} per method.
+ */
+public final class RecordingReader {
+    static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    static final String THREAD_PARK = "jdk.ThreadPark";
+    static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
+    static final String SOCKET_READ = "jdk.SocketRead";
+    static final String SOCKET_WRITE = "jdk.SocketWrite";
+
+    private final Tally tally;
+    private final Set<String> threads = new HashSet<>();
+    private int recordings;
+    private Instant first;
+    private Instant last;
+
+    public RecordingReader(Tally tally) {
+        this.tally = tally;
+    }
+
+    /**
+     * Reads one recording.
+     *
+     * @throws IOException naming the file, when it is not a flight recording or cannot be read
+     */
+    public void read(Path file) throws IOException {
+        Map<RecordedMethod, Frame> frames = new HashMap<>();
+        try (RecordingFile recording = new RecordingFile(file)) {
+            while (recording.hasMoreEvents()) {
+                RecordedEvent e = recording.readEvent();
+                String type = e.getEventType().getName();
+                WaitKind wait = switch (type) {
+                    case THREAD_PARK -> WaitKind.PARK;
+                    case MONITOR_WAIT -> WaitKind.MONITOR_WAIT;
+                    case SOCKET_READ -> WaitKind.SOCKET_READ;
+                    case SOCKET_WRITE -> WaitKind.SOCKET_WRITE;
+                    default -> null;
+                };
+                if (wait == null && !type.equals(EXECUTION_SAMPLE) || e.getStackTrace() == null) {
+                    continue;
+                }
+                List<Frame> stack = stack(e.getStackTrace(), frames);
+                if (wait == null) {
+                    RecordedThread thread = e.getThread("sampledThread");
+                    threads.add(recordings + ":" + (thread == null ? "?" : thread.getJavaThreadId()));
+                    tally.sample(stack);
+                } else {
+                    tally.waited(wait, e.getDuration().toNanos(), stack);
+                }
+                first = first == null || e.getStartTime().isBefore(first) ? e.getStartTime() : first;
+                last = last == null || e.getEndTime().isAfter(last) ? e.getEndTime() : last;
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(file + ": cannot read the flight recording: " + e.getMessage(), e);
+        }
+        recordings++;
+    }
+
+    private static List<Frame> stack(RecordedStackTrace trace, Map<RecordedMethod, Frame> frames) {
+        List<RecordedFrame> recorded = trace.getFrames();
+        List<Frame> stack = new ArrayList<>(recorded.size());
+        for (RecordedFrame f : recorded) {
+            if (f.isJavaFrame() && f.getMethod() != null) {
+                stack.add(frames.computeIfAbsent(f.getMethod(), RecordingReader::frame));
+            }
+        }
+        return stack;
+    }
+
+    static Frame frame(RecordedMethod m) {
+        RecordedClass type = m.getType();
+        RecordedClassLoader loader = type.getClassLoader();
+        String loaderName = loader == null ? null : loader.getName();
+        boolean jdk = loader == null || loaderName == null && loader.getType() == null
+                || "bootstrap".equals(loaderName) || "platform".equals(loaderName);
+        return new Frame(type.getName(), m.getName(), m.getDescriptor(), m.getModifiers(), m.isHidden(), jdk);
+    }
+
+    /** How many recordings (JVMs) were read. */
+    public int recordings() {
+        return recordings;
+    }
+
+    /** How many threads had execution samples, over all recordings. */
+    public int threads() {
+        return threads.size();
+    }
+
+    /** Seconds from the first to the last event read, 0 without events. */
+    public double seconds() {
+        return first == null ? 0 : (last.toEpochMilli() - first.toEpochMilli()) / 1000.0;
+    }
+}
