@@ -1,9 +1,9 @@
 package dev.dprof.cli.suggest;
 
 import dev.dprof.cli.suggest.Tally.Suggestion;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * Writes suggested regions as a {@code dprof.yaml} (docs/CONFIG.md) that the agent accepts as it is.
@@ -14,8 +14,8 @@ import java.util.Set;
  * file says so). Each region selects exactly one method: {@code class}, {@code method} and {@code descriptor}
  * are the recorded frame's, so an overload the run did not use is not woven.
  *
- * <p>Region names are {@code Outer$Inner#method}; when two methods would share one, the class's full name is
- * used, and then the descriptor too. A lambda's body keeps javac's name ({@code lambda$run$0}), which changes
+ * <p>Region names are {@code Outer$Inner#method}; an overload of a method already named adds its descriptor
+ * ({@code Outer$Inner#method(J)V}), a method of another class of the same simple name uses the class's full name. A lambda's body keeps javac's name ({@code lambda$run$0}), which changes
  * when the lambdas above it in the source change: the comment says so, and that moving the body to a named
  * method makes the region stable. A constructor is {@code <init>}.
  */
@@ -45,7 +45,7 @@ public final class SuggestionYaml {
             return y.append("regions: []\n").toString();
         }
         y.append("regions:\n");
-        Set<String> names = new HashSet<>();
+        Map<String, Frame> names = new HashMap<>();
         for (Suggestion s : suggestions) {
             Frame m = s.method();
             for (String reason : s.reasons()) {
@@ -63,9 +63,14 @@ public final class SuggestionYaml {
         return y.toString();
     }
 
-    private static String name(Frame m, Set<String> taken) {
-        for (String candidate : List.of(m.shortName(), m.className() + "#" + m.methodName(), m.toString())) {
-            if (taken.add(candidate)) {
+    private static String name(Frame m, Map<String, Frame> taken) {
+        String simple = m.shortName();
+        Frame owner = taken.get(simple);
+        List<String> candidates = owner == null ? List.of(simple)
+                : owner.className().equals(m.className()) ? List.of(simple + m.descriptor(), m.toString())
+                : List.of(m.className() + "#" + m.methodName(), m.toString());
+        for (String candidate : candidates) {
+            if (taken.putIfAbsent(candidate, m) == null) {
                 return candidate;
             }
         }

@@ -73,6 +73,10 @@ public enum WaitKind {
             return null;
         }
         String simple = c.substring(c.lastIndexOf('.') + 1);
+        if (c.startsWith("java.util.concurrent.locks.")) {
+            // AbstractQueuedSynchronizer is no queue of the application's; LockSupport is any park
+            return simple.endsWith("$ConditionObject") ? CONDITION : simple.equals("LockSupport") ? null : LOCK;
+        }
         if (simple.contains("Queue") || simple.contains("Deque") || simple.equals("Exchanger")) {
             if (m.startsWith("take") || m.startsWith("poll") || m.equals("exchange")) {
                 return QUEUE_TAKE;
@@ -89,12 +93,6 @@ public enum WaitKind {
         if (simple.startsWith("CountDownLatch") || simple.startsWith("CyclicBarrier") || simple.startsWith("Phaser")
                 || simple.startsWith("Semaphore")) {
             return LATCH;
-        }
-        if (simple.endsWith("$ConditionObject")) {
-            return CONDITION;
-        }
-        if (c.startsWith("java.util.concurrent.locks.")) {
-            return LOCK;
         }
         return null;
     }
