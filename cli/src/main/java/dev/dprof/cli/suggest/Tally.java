@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -20,7 +22,8 @@ import java.util.function.ToLongFunction;
  * <ol>
  * <li><b>Inclusive time</b>: the share of execution samples with the method on the stack (counted once per
  * sample, whatever the recursion), ties broken by the share with it as the innermost application frame.
- * These are the hot computations, and the calls that contain them.</li>
+ * These are the hot computations, and the calls that contain them. A lambda's body that only calls one
+ * method ({@code () -> worker.run()}) is left to that method, whose name is stable.</li>
  * <li><b>Pool tasks</b>: the application method a pool worker ({@code ThreadPoolExecutor},
  * {@code ForkJoinPool}) runs as its task — the innermost accepted frame above the pool's own — by the share of
  * samples in it. A request handled by a pool is one call of this method.</li>
@@ -53,6 +56,9 @@ public final class Tally {
         long inclusive;
         long innermost;
         long poolTask;
+        /** The accepted method it called in every sample, or null when there were several or none. */
+        Frame soleCallee;
+        boolean severalCallees;
         final Map<WaitKind, long[]> waits = new EnumMap<>(WaitKind.class);
 
         long waitedNanos() {
@@ -74,8 +80,15 @@ public final class Tally {
             return;
         }
         applicationSamples++;
-        for (Frame f : accepted) {
-            counts(f).inclusive++;
+        for (int i = 0; i < accepted.size(); i++) {
+            Counts c = counts(accepted.get(i));
+            c.inclusive++;
+            Frame callee = i == 0 ? null : accepted.get(i - 1);
+            if (c.inclusive == 1) {
+                c.soleCallee = callee;
+            } else if (!Objects.equals(c.soleCallee, callee)) {
+                c.severalCallees = true;
+            }
         }
         counts(accepted.get(0)).innermost++;
         Frame task = poolTask(stack);
@@ -144,17 +157,17 @@ public final class Tally {
     public List<Suggestion> suggest(int top) {
         Map<Frame, List<String>> chosen = new LinkedHashMap<>();
         long min = Math.max(1, (long) Math.ceil(applicationSamples * MIN_SHARE_PERCENT / 100));
-        for (Frame f : ranked(c -> c.inclusive, c -> c.innermost, min, top)) {
+        for (Frame f : ranked(c -> c.inclusive, c -> c.innermost, min, top, this::passesThrough)) {
             Counts c = counts.get(f);
             chosen.computeIfAbsent(f, k -> new ArrayList<>()).add("on the stack in " + percent(c.inclusive)
                     + " of the application's samples" + (c.innermost == 0 ? ""
                     : " (the innermost of the application's methods in " + percent(c.innermost) + ")"));
         }
-        for (Frame f : ranked(c -> c.poolTask, c -> c.inclusive, min, top)) {
+        for (Frame f : ranked(c -> c.poolTask, c -> c.inclusive, min, top, f -> false)) {
             chosen.computeIfAbsent(f, k -> new ArrayList<>()).add(String.format(Locale.ROOT,
                     "a pool worker's task: %s of the application's samples", percent(counts.get(f).poolTask)));
         }
-        for (Frame f : ranked(Counts::waitedNanos, c -> c.inclusive, 1, top)) {
+        for (Frame f : ranked(Counts::waitedNanos, c -> c.inclusive, 1, top, f -> false)) {
             List<String> reasons = chosen.computeIfAbsent(f, k -> new ArrayList<>());
             counts.get(f).waits.entrySet().stream().filter(e -> e.getKey() != WaitKind.POOL_IDLE)
                     .sorted(Comparator.comparingLong((Map.Entry<WaitKind, long[]> e) -> -e.getValue()[1]))
@@ -165,12 +178,24 @@ public final class Tally {
     }
 
     /** The accepted methods with {@code measure ≥ min}, largest first, then by {@code tie}, then by name. */
-    private List<Frame> ranked(ToLongFunction<Counts> measure, ToLongFunction<Counts> tie, long min, int top) {
+    private List<Frame> ranked(ToLongFunction<Counts> measure, ToLongFunction<Counts> tie, long min, int top,
+            Predicate<Frame> leftOut) {
         return counts.entrySet().stream().filter(e -> measure.applyAsLong(e.getValue()) >= min)
+                .filter(e -> !leftOut.test(e.getKey()))
                 .sorted(Comparator.comparingLong((Map.Entry<Frame, Counts> e) -> -measure.applyAsLong(e.getValue()))
                         .thenComparingLong(e -> -tie.applyAsLong(e.getValue()))
                         .thenComparing(e -> e.getKey().toString()))
                 .limit(top).map(Map.Entry::getKey).toList();
+    }
+
+    /**
+     * Whether {@code f} is a lambda's body that only passes the call on ({@code () -> worker.run()}): in every
+     * sample it called the same accepted method, which times the same samples under a name that does not change
+     * when the source around the lambda does.
+     */
+    private boolean passesThrough(Frame f) {
+        Counts c = counts.get(f);
+        return f.isLambdaBody() && c.innermost == 0 && !c.severalCallees && c.soleCallee != null;
     }
 
     private String percent(long n) {

@@ -99,9 +99,24 @@ class TallyTest {
         Frame constructor = Frame.of("com.example.Box", "<init>", "(I)V");
         Tally t = new Tally(MethodFilter.application());
         t.sample(stack(nativeMethod, accessor, bridge, constructor, init, lambda, proxy));
-        assertEquals(List.of(constructor, lambda), methods(t.suggest(10)));
+        t.sample(stack(lambda, proxy)); // the lambda computes in its own body too
+        assertEquals(List.of(lambda, constructor), methods(t.suggest(10)));
         assertTrue(lambda.isLambdaBody());
         assertFalse(Frame.of("com.example.App", "lambda$main$0", "(I)V").isLambdaBody(), "not synthetic: written so");
+    }
+
+    @Test
+    void aLambdaBodyThatOnlyCallsOneMethodIsLeftToThatMethod() {
+        int lambdaFlags = Modifier.PRIVATE | Modifier.STATIC | Frame.SYNTHETIC;
+        Frame passing = new Frame("com.example.App", "lambda$main$0", "()V", lambdaFlags, false, false);
+        Frame working = new Frame("com.example.App", "lambda$main$1", "()V", lambdaFlags, false, false);
+        Tally t = new Tally(MethodFilter.application());
+        t.sample(stack(STEP, SOLVE, passing, RUN));
+        t.sample(stack(STEP, SOLVE, passing, RUN));
+        t.sample(stack(working, RUN)); // computes in its own body
+        t.sample(stack(STEP, working, RUN));
+        assertEquals(List.of(STEP, working, SOLVE), methods(t.suggest(10)),
+                "the passing lambda's samples are all SOLVE's; the working one is the innermost once");
     }
 
     @Test
