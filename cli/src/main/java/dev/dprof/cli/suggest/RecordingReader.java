@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,6 +35,9 @@ public final class RecordingReader {
     static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
     static final String SOCKET_READ = "jdk.SocketRead";
     static final String SOCKET_WRITE = "jdk.SocketWrite";
+    /** {@code RecordedFrame.getType()} of a frame in code the JIT compiled, and of one it inlined there. */
+    static final String JIT_COMPILED = "JIT compiled";
+    static final String INLINED = "Inlined";
 
     private final Tally tally;
     private final Set<String> threads = new HashSet<>();
@@ -66,12 +70,12 @@ public final class RecordingReader {
                 if (wait == null && !type.equals(EXECUTION_SAMPLE) || e.getStackTrace() == null) {
                     continue;
                 }
-                List<Frame> stack = stack(e.getStackTrace(), frames);
                 if (wait == null) {
                     RecordedThread thread = e.getThread("sampledThread");
                     threads.add(recordings + ":" + (thread == null ? "?" : thread.getJavaThreadId()));
-                    tally.sample(stack);
+                    sample(e.getStackTrace(), frames);
                 } else {
+                    List<Frame> stack = stack(e.getStackTrace(), frames);
                     tally.waited(wait, e.getDuration().toNanos(), stack);
                 }
                 first = first == null || e.getStartTime().isBefore(first) ? e.getStartTime() : first;
@@ -92,6 +96,22 @@ public final class RecordingReader {
             }
         }
         return stack;
+    }
+
+    /** An execution sample: its frames, and which of them ran compiled or inlined ({@code RecordedFrame.getType()}). */
+    private void sample(RecordedStackTrace trace, Map<RecordedMethod, Frame> frames) {
+        List<Frame> stack = new ArrayList<>();
+        BitSet compiled = new BitSet();
+        BitSet inlined = new BitSet();
+        for (RecordedFrame f : trace.getFrames()) {
+            if (f.isJavaFrame() && f.getMethod() != null) {
+                String type = f.getType();
+                compiled.set(stack.size(), JIT_COMPILED.equals(type) || INLINED.equals(type));
+                inlined.set(stack.size(), INLINED.equals(type));
+                stack.add(frames.computeIfAbsent(f.getMethod(), RecordingReader::frame));
+            }
+        }
+        tally.sample(stack, compiled, inlined);
     }
 
     static Frame frame(RecordedMethod m) {

@@ -1,6 +1,7 @@
 package dev.dprof.cli.suggest;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -23,7 +24,9 @@ import java.util.function.ToLongFunction;
  * <li><b>Inclusive time</b>: the share of execution samples with the method on the stack (counted once per
  * sample, whatever the recursion), ties broken by the share with it as the innermost application frame.
  * These are the hot computations, and the calls that contain them. A lambda's body that only calls one
- * method ({@code () -> worker.run()}) is left to that method, whose name is stable.</li>
+ * method ({@code () -> worker.run()}) is left to that method, whose name is stable; so is a method the JIT
+ * inlined into its caller in most of the samples where it ran compiled, a small method called from a hot loop
+ * (its region would cost more than its body).</li>
  * <li><b>Pool tasks</b>: the application method a pool worker ({@code ThreadPoolExecutor},
  * {@code ForkJoinPool}) runs as its task — the innermost accepted frame above the pool's own — by the share of
  * samples in it. A request handled by a pool is one call of this method.</li>
@@ -56,6 +59,9 @@ public final class Tally {
         long inclusive;
         long innermost;
         long poolTask;
+        /** Samples in which the method ran compiled, and in which it was inlined into its caller. */
+        long compiled;
+        long inlined;
         /** The accepted method it called in every sample, or null when there were several or none. */
         Frame soleCallee;
         boolean severalCallees;
@@ -67,13 +73,25 @@ public final class Tally {
         }
     }
 
-    /** One execution sample's stack, innermost frame first. */
+    /** One execution sample's stack, innermost frame first, no frame of it compiled or inlined. */
     public void sample(List<Frame> stack) {
+        sample(stack, new BitSet(), new BitSet());
+    }
+
+    /**
+     * One execution sample's stack, innermost frame first; {@code compiled} and {@code inlined} hold the indexes
+     * of the frames the JIT had compiled, and of those it had inlined into their caller.
+     */
+    public void sample(List<Frame> stack, BitSet compiled, BitSet inlined) {
         samples++;
         List<Frame> accepted = new ArrayList<>(stack.size());
-        for (Frame f : stack) {
+        for (int i = 0; i < stack.size(); i++) {
+            Frame f = stack.get(i);
             if (filter.accepts(f) && !accepted.contains(f)) {
                 accepted.add(f);
+                Counts c = counts(f);
+                c.compiled += compiled.get(i) ? 1 : 0;
+                c.inlined += inlined.get(i) ? 1 : 0;
             }
         }
         if (accepted.isEmpty()) {
@@ -157,7 +175,7 @@ public final class Tally {
     public List<Suggestion> suggest(int top) {
         Map<Frame, List<String>> chosen = new LinkedHashMap<>();
         long min = Math.max(1, (long) Math.ceil(applicationSamples * MIN_SHARE_PERCENT / 100));
-        for (Frame f : ranked(c -> c.inclusive, c -> c.innermost, min, top, this::passesThrough)) {
+        for (Frame f : ranked(c -> c.inclusive, c -> c.innermost, min, top, f -> passesThrough(f) || inlined(f))) {
             Counts c = counts.get(f);
             chosen.computeIfAbsent(f, k -> new ArrayList<>()).add("on the stack in " + percent(c.inclusive)
                     + " of the application's samples" + (c.innermost == 0 ? ""
@@ -196,6 +214,17 @@ public final class Tally {
     private boolean passesThrough(Frame f) {
         Counts c = counts.get(f);
         return f.isLambdaBody() && c.innermost == 0 && !c.severalCallees && c.soleCallee != null;
+    }
+
+    /**
+     * Whether the JIT inlined {@code f} into its caller in most of the samples in which it ran compiled: a small
+     * method called from a hot loop (K-Means' distance, millions of calls a second), whose region would cost more
+     * than its body and overflow the thread's buffer. Its caller's region times the same work at the loop's
+     * rate. Samples in the interpreter say nothing of it, and are not counted.
+     */
+    private boolean inlined(Frame f) {
+        Counts c = counts.get(f);
+        return c.compiled > 0 && c.inlined * 2 > c.compiled;
     }
 
     private String percent(long n) {

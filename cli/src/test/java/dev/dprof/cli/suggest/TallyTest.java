@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.cli.suggest.Tally.Suggestion;
 import java.lang.reflect.Modifier;
+import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -117,6 +118,26 @@ class TallyTest {
         t.sample(stack(STEP, working, RUN));
         assertEquals(List.of(STEP, working, SOLVE), methods(t.suggest(10)),
                 "the passing lambda's samples are all SOLVE's; the working one is the innermost once");
+    }
+
+    @Test
+    void aMethodTheJitInlinedIntoItsCallerInMostOfItsCompiledSamplesIsLeftToTheCaller() {
+        BitSet twoCompiled = BitSet.valueOf(new long[] {0b11});
+        BitSet innermostInlined = BitSet.valueOf(new long[] {0b1});
+        Tally t = new Tally(MethodFilter.application());
+        for (int i = 0; i < 2; i++) {
+            t.sample(stack(STEP, SOLVE, MAIN), twoCompiled, innermostInlined);
+        }
+        t.sample(stack(STEP, SOLVE, MAIN), twoCompiled, new BitSet());
+        for (int i = 0; i < 5; i++) {
+            t.sample(stack(STEP, SOLVE, MAIN)); // interpreted: says nothing of inlining
+        }
+        assertEquals(List.of(MAIN, SOLVE), methods(t.suggest(10)), "step: inlined in 2 of its 3 compiled samples");
+
+        Tally u = new Tally(MethodFilter.application());
+        u.sample(stack(STEP, SOLVE, MAIN), twoCompiled, innermostInlined);
+        u.sample(stack(STEP, SOLVE, MAIN), twoCompiled, new BitSet());
+        assertEquals(List.of(STEP, MAIN, SOLVE), methods(u.suggest(10)), "inlined in half of them only");
     }
 
     @Test

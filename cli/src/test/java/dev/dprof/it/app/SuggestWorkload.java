@@ -46,8 +46,9 @@ public final class SuggestWorkload {
         }
     }
 
+    /** Tens of milliseconds a call: called a few times, so the JIT compiles its loop and never inlines it. */
     static long spin(long x) {
-        for (int i = 0; i < 100_000; i++) {
+        for (int i = 0; i < 20_000_000; i++) {
             x = x * 6364136223846793005L + 1442695040888963407L;
         }
         return x;

@@ -1,0 +1,72 @@
+package dev.dprof.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dprof.agent.config.ConfigLoader;
+import dev.dprof.agent.config.RegionSpec;
+import dev.dprof.examples.Cluster;
+import dev.dprof.format.EventKind;
+import dev.dprof.it.ExamplesIT.ProfileCheck;
+import dev.dprof.it.ForkedJvm.Output;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dprof suggest} on the distributed K-Means as a user runs it: {@code dprof suggest -- -cp EXAMPLES
+ * dev.dprof.examples.Cluster kmeans …}, so that the launcher and its three worker JVMs all record (each JVM the
+ * command starts reads {@code JAVA_TOOL_OPTIONS}). The suggestion must hold the example's compute (the
+ * assignment step its own YAML times) and its exchanges (the socket reads and writes of its links), be read by
+ * the agent's loader as it is, and a run of the example with it must consolidate, with every thread's
+ * assignment steps timed once per iteration and its TCP matched as with the example's own YAML.
+ */
+class SuggestIT {
+    static final String ASSIGN = "dev.dprof.examples.kmeans.DistributedKMeans$Worker#assign";
+
+    @Test
+    void kmeansSuggestionHoldsItsComputeAndExchangesAndARunWithItConsolidates(@TempDir Path tmp) throws Exception {
+        Path yaml = tmp.resolve("suggested.yaml");
+        Output suggest = null;
+        for (int attempt = 1; attempt <= ExamplesIT.ATTEMPTS; attempt++) {
+            suggest = ForkedJvm.dprof(tmp, "suggest", "--force", "--output", yaml, "--",
+                    "-cp", ForkedJvm.codeSourceOf(Cluster.class), Cluster.class.getName(), "kmeans",
+                    "--workers", ExamplesIT.WORKERS, "--threads", ExamplesIT.THREADS, "--iterations", 10,
+                    "--", "--points", 100_000).runOk();
+            if (suggest.stdout().stream().noneMatch(l -> l.contains(ExamplesIT.PORT_TAKEN))
+                    && suggest.stderr().stream().noneMatch(l -> l.contains(ExamplesIT.PORT_TAKEN))) {
+                break;
+            }
+        }
+        Output done = suggest;
+        String wrote = done.stdout().get(done.stdout().size() - 1);
+        assertTrue(wrote.startsWith("dprof: wrote " + yaml + ": ") && wrote.endsWith(", 4 JVMs)"),
+                () -> "the launcher and its three workers each recorded\n" + done);
+
+        List<RegionSpec> regions = ConfigLoader.load(yaml).regions();
+        List<String> methods = regions.stream().map(r -> r.classPattern() + "#" + r.methodPattern()).toList();
+        assertTrue(methods.contains(ASSIGN), () -> "the compute: " + methods + "\n" + done);
+        assertTrue(methods.stream().anyMatch(m -> m.startsWith("dev.dprof.examples.net.") && m.contains("#receive")),
+                () -> "the exchanges' reads: " + methods);
+        for (RegionSpec r : regions) {
+            assertTrue(r.descriptor().isPresent() && !r.classPattern().contains("*"), r::toString);
+        }
+
+        // the suggestion as it is, on every worker: the run consolidates and its regions were recorded
+        ProfileCheck p = ExamplesIT.runExample(tmp, "kmeans", yaml.toString(), "--points", "50000");
+        String assign = regions.stream().filter(r -> (r.classPattern() + "#" + r.methodPattern()).equals(ASSIGN))
+                .findFirst().orElseThrow().name();
+        p.assertRegionCount(assign, EventKind.ENTER,
+                (long) ExamplesIT.WORKERS * ExamplesIT.THREADS * ExamplesIT.ITERATIONS);
+        p.assertRegionCount(assign, EventKind.EXIT,
+                (long) ExamplesIT.WORKERS * ExamplesIT.THREADS * ExamplesIT.ITERATIONS);
+        Optional<RegionSpec> receive = regions.stream().filter(r -> r.classPattern().startsWith("dev.dprof.examples.net.")
+                && r.methodPattern().startsWith("receive")).findFirst();
+        assertTrue(!p.events(receive.orElseThrow().name(), EventKind.ENTER).isEmpty(), p::describe);
+        p.assertTcpMatched();
+        p.assertAllMatched();
+        assertEquals(0, p.info.causalityConflicts(), p::describe);
+    }
+}
