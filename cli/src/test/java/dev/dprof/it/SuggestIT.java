@@ -33,7 +33,7 @@ class SuggestIT {
         for (int attempt = 1; attempt <= ExamplesIT.ATTEMPTS; attempt++) {
             suggest = ForkedJvm.dprof(tmp, "suggest", "--force", "--output", yaml, "--",
                     "-cp", ForkedJvm.codeSourceOf(Cluster.class), Cluster.class.getName(), "kmeans",
-                    "--workers", ExamplesIT.WORKERS, "--threads", ExamplesIT.THREADS, "--iterations", 10,
+                    "--workers", ExamplesIT.WORKERS, "--threads", ExamplesIT.THREADS, "--iterations", 20,
                     "--", "--points", 100_000).runOk();
             if (suggest.stdout().stream().noneMatch(l -> l.contains(ExamplesIT.PORT_TAKEN))
                     && suggest.stderr().stream().noneMatch(l -> l.contains(ExamplesIT.PORT_TAKEN))) {

@@ -15,6 +15,9 @@ import java.util.List;
  * <li>{@code jdk.ThreadPark}, {@code jdk.JavaMonitorWait}, {@code jdk.SocketRead} and
  * {@code jdk.SocketWrite} of at least {@value #WAIT_THRESHOLD}, with stacks: where threads wait for another
  * thread or for the network. Shorter waits cost the JVM nothing to skip and are no request's bottleneck.</li>
+ * <li>{@code jdk.CompilerInlining}: the JIT's inlining decisions, one event per call site it compiles (a few
+ * thousand in a JVM's first seconds). A method inlined at a hot call site is called from a hot loop, which is
+ * what the samples alone cannot tell ({@link Tally}).</li>
  * </ul>
  * Nothing else is enabled: every other event of the JDK is off, so the recording is small and the run it
  * watches is barely slowed.
@@ -40,6 +43,9 @@ public final class FlightSettings {
                 RecordingReader.SOCKET_READ, RecordingReader.SOCKET_WRITE)) {
             event(xml, wait, "threshold", WAIT_THRESHOLD);
         }
+        xml.append("  <event name=\"").append(RecordingReader.COMPILER_INLINING).append("\">\n")
+                .append("    <setting name=\"enabled\">true</setting>\n")
+                .append("  </event>\n");
         return xml.append("</configuration>\n").toString();
     }
 

@@ -15,6 +15,7 @@ import jdk.jfr.consumer.RecordedClassLoader;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedObject;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
@@ -22,8 +23,9 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Reads flight recordings ({@code jdk.jfr.consumer.RecordingFile}) into a {@link Tally}: the stack of every
  * {@code jdk.ExecutionSample}, and the duration and stack of every {@code jdk.ThreadPark},
- * {@code jdk.JavaMonitorWait}, {@code jdk.SocketRead} and {@code jdk.SocketWrite} ({@link FlightSettings}
- * names the events and their thresholds). Each file is one JVM.
+ * {@code jdk.JavaMonitorWait}, {@code jdk.SocketRead} and {@code jdk.SocketWrite}, and the callees of the
+ * JIT's inlinings at hot call sites ({@code jdk.CompilerInlining}; {@link FlightSettings} names the events and
+ * their thresholds). Each file is one JVM.
  *
  * <p>A frame's class is the JDK's when the boot or the platform class loader defined it
  * ({@code RecordedClass.getClassLoader()}: no loader, or one named {@code bootstrap} or {@code platform}).
@@ -35,6 +37,9 @@ public final class RecordingReader {
     static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
     static final String SOCKET_READ = "jdk.SocketRead";
     static final String SOCKET_WRITE = "jdk.SocketWrite";
+    static final String COMPILER_INLINING = "jdk.CompilerInlining";
+    /** The C2 compiler's message for a call it inlined because the call site is hot. */
+    static final String INLINED_HOT = "inline (hot)";
     /** {@code RecordedFrame.getType()} of a frame in code the JIT compiled, and of one it inlined there. */
     static final String JIT_COMPILED = "JIT compiled";
     static final String INLINED = "Inlined";
@@ -60,6 +65,10 @@ public final class RecordingReader {
             while (recording.hasMoreEvents()) {
                 RecordedEvent e = recording.readEvent();
                 String type = e.getEventType().getName();
+                if (type.equals(COMPILER_INLINING)) {
+                    inlining(e);
+                    continue;
+                }
                 WaitKind wait = switch (type) {
                     case THREAD_PARK -> WaitKind.PARK;
                     case MONITOR_WAIT -> WaitKind.MONITOR_WAIT;
@@ -112,6 +121,18 @@ public final class RecordingReader {
             }
         }
         tally.sample(stack, compiled, inlined);
+    }
+
+    /** A {@code jdk.CompilerInlining} event: its callee, as a {@link Frame}, if the call site was hot. */
+    private void inlining(RecordedEvent e) {
+        if (e.getBoolean("succeeded") && INLINED_HOT.equals(e.getString("message"))) {
+            RecordedObject callee = e.getValue("callee");
+            String owner = callee.getString("type");
+            if (owner != null) {
+                tally.inlinedAtHotSite(new Frame(owner.replace('/', '.'), callee.getString("name"),
+                        callee.getString("descriptor"), 0, false, false));
+            }
+        }
     }
 
     static Frame frame(RecordedMethod m) {

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,9 +25,9 @@ import java.util.function.ToLongFunction;
  * <li><b>Inclusive time</b>: the share of execution samples with the method on the stack (counted once per
  * sample, whatever the recursion), ties broken by the share with it as the innermost application frame.
  * These are the hot computations, and the calls that contain them. A lambda's body that only calls one
- * method ({@code () -> worker.run()}) is left to that method, whose name is stable; so is a method the JIT
- * inlined into its caller in most of the samples where it ran compiled, a small method called from a hot loop
- * (its region would cost more than its body).</li>
+ * method ({@code () -> worker.run()}) is left to that method, whose name is stable; a small method called
+ * from a hot loop, which the JIT inlined there, is left to its caller (its region would cost more than its
+ * body).</li>
  * <li><b>Pool tasks</b>: the application method a pool worker ({@code ThreadPoolExecutor},
  * {@code ForkJoinPool}) runs as its task — the innermost accepted frame above the pool's own — by the share of
  * samples in it. A request handled by a pool is one call of this method.</li>
@@ -47,6 +48,7 @@ public final class Tally {
     private final MethodFilter filter;
     private final Map<Frame, Counts> counts = new HashMap<>();
     private final Map<WaitKind, long[]> waitsOutside = new EnumMap<>(WaitKind.class);
+    private final Set<Frame> hotCallees = new HashSet<>();
     private long samples;
     private long applicationSamples;
 
@@ -152,6 +154,14 @@ public final class Tally {
         return counts.computeIfAbsent(f, k -> new Counts());
     }
 
+    /**
+     * Says that a JIT compiler inlined {@code callee} at a call site it found hot: the method is called from a hot
+     * loop, so a region on it would be entered at the loop's rate. Only its class, name and descriptor count.
+     */
+    public void inlinedAtHotSite(Frame callee) {
+        hotCallees.add(callee);
+    }
+
     /** All execution samples. */
     public long samples() {
         return samples;
@@ -217,14 +227,15 @@ public final class Tally {
     }
 
     /**
-     * Whether the JIT inlined {@code f} into its caller in most of the samples in which it ran compiled: a small
-     * method called from a hot loop (K-Means' distance, millions of calls a second), whose region would cost more
-     * than its body and overflow the thread's buffer. Its caller's region times the same work at the loop's
-     * rate. Samples in the interpreter say nothing of it, and are not counted.
+     * Whether {@code f} is a small method called from a hot loop (K-Means' distance, millions of calls a second),
+     * whose region would cost more than its body and overflow the thread's buffer: a JIT compiler inlined it at a
+     * call site it found hot ({@link #inlinedAtHotSite}), or it ran inlined into its caller in most of the samples
+     * in which it ran compiled (samples in the interpreter say nothing of it). Its caller's region times the
+     * same work at the loop's rate. A recording too short for the JIT to compile the loop has neither sign.
      */
     private boolean inlined(Frame f) {
         Counts c = counts.get(f);
-        return c.compiled > 0 && c.inlined * 2 > c.compiled;
+        return hotCallees.contains(f) || c.compiled > 0 && c.inlined * 2 > c.compiled;
     }
 
     private String percent(long n) {

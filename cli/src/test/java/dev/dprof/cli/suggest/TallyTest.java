@@ -138,6 +138,8 @@ class TallyTest {
         u.sample(stack(STEP, SOLVE, MAIN), twoCompiled, innermostInlined);
         u.sample(stack(STEP, SOLVE, MAIN), twoCompiled, new BitSet());
         assertEquals(List.of(STEP, MAIN, SOLVE), methods(u.suggest(10)), "inlined in half of them only");
+        u.inlinedAtHotSite(new Frame(STEP.className(), STEP.methodName(), STEP.descriptor(), 0, false, false));
+        assertEquals(List.of(MAIN, SOLVE), methods(u.suggest(10)), "the JIT inlined it at a hot call site");
     }
 
     @Test
