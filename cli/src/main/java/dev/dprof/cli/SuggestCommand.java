@@ -83,14 +83,14 @@ public final class SuggestCommand implements Callable<Integer> {
         if (seconds != null && seconds <= 0 || top <= 0) {
             throw new CliException("suggest: --seconds and --top must be positive");
         }
-        if (Files.exists(output) && !force) {
-            throw new CliException(output + ": exists; choose another --output or add --force");
-        }
         MethodFilter filter;
         try {
             filter = MethodFilter.of(include, exclude);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage());
+        }
+        if (Files.exists(output) && !force) {
+            throw new CliException(output + ": exists; choose another --output or add --force");
         }
         Tally tally = new Tally(filter);
         RecordingReader reader = new RecordingReader(tally);
@@ -109,8 +109,8 @@ public final class SuggestCommand implements Callable<Integer> {
                 scratch = Files.createTempDirectory("dprof-suggest");
                 if (pid != null) {
                     Path file = scratch.resolve(pid + ".jfr");
-                    System.err.println("dprof: recording process " + pid + " for " + seconds + " s");
-                    AttachedRecording.record(pid, Duration.ofSeconds(seconds), file);
+                    AttachedRecording.record(pid, Duration.ofSeconds(seconds), file,
+                            () -> System.err.println("dprof: recording process " + pid + " for " + seconds + " s"));
                     reader.read(file);
                     source = "process " + pid + ", attached for " + seconds + " s";
                 } else {

@@ -33,12 +33,14 @@ public final class AttachedRecording {
     }
 
     /**
-     * Records process {@code pid} for {@code duration} into {@code file}.
+     * Records process {@code pid} for {@code duration} into {@code file}; {@code started} runs once the recording
+     * runs.
      *
      * @throws IOException one line naming the process: no such process, it cannot be attached, it has no
      *         flight recorder, or it ended before the recording was read
      */
-    public static void record(long pid, Duration duration, Path file) throws IOException, InterruptedException {
+    public static void record(long pid, Duration duration, Path file, Runnable started)
+            throws IOException, InterruptedException {
         if (ProcessHandle.of(pid).isEmpty()) {
             throw new IOException("no such process: " + pid);
         }
@@ -67,6 +69,7 @@ public final class AttachedRecording {
                 recorder.setConfiguration(recording, FlightSettings.jfc());
                 recorder.setRecordingOptions(recording, Map.of("name", "dprof-suggest", "disk", "true"));
                 recorder.startRecording(recording);
+                started.run();
                 Thread.sleep(duration.toMillis());
                 recorder.stopRecording(recording);
                 copy(recorder, recording, file);
