@@ -177,16 +177,12 @@ public final class SuggestCommand implements Callable<Integer> {
         Map<WaitKind, long[]> outside = tally.waitsOutside();
         List<String> waits = outside.entrySet().stream().filter(e -> e.getKey() != WaitKind.POOL_IDLE)
                 .sorted(Comparator.comparingLong(e -> -e.getValue()[1]))
-                .map(e -> e.getValue()[0] + " " + e.getKey().plural() + " (" + tallySeconds(e.getValue()[1]) + ")")
+                .map(e -> e.getValue()[0] + " " + e.getKey().plural() + " (" + Tally.seconds(e.getValue()[1]) + ")")
                 .toList();
         if (!waits.isEmpty()) {
             lines.add("Waits with no application method on the stack: " + String.join(", ", waits) + ".");
         }
         return lines;
-    }
-
-    private static String tallySeconds(long nanos) {
-        return String.format(Locale.ROOT, "%.3f s", nanos / 1e9);
     }
 
     private static void delete(Path dir) {

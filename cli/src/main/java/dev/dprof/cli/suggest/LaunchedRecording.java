@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -86,7 +88,7 @@ public final class LaunchedRecording {
             long left = deadline - System.nanoTime();
             try {
                 p.onExit().get(Math.max(0, left), TimeUnit.NANOSECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 p.destroyForcibly();
             }
         }

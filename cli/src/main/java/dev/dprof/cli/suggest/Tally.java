@@ -242,7 +242,8 @@ public final class Tally {
         return String.format(Locale.ROOT, "%.1f%%", 100.0 * n / Math.max(1, applicationSamples));
     }
 
-    static String seconds(long nanos) {
+    /** Nanoseconds as seconds with three decimals, {@code 1.204 s}. */
+    public static String seconds(long nanos) {
         return String.format(Locale.ROOT, "%.3f s", nanos / 1e9);
     }
 }
