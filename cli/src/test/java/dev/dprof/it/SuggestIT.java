@@ -9,6 +9,9 @@ import dev.dprof.examples.Cluster;
 import dev.dprof.format.EventKind;
 import dev.dprof.it.ExamplesIT.ProfileCheck;
 import dev.dprof.it.ForkedJvm.Output;
+import dev.dprof.it.ForkedJvm.Recording;
+import dev.dprof.it.ForkedJvm.Running;
+import dev.dprof.it.app.SuggestWorkload;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * assignment step its own YAML times) and its exchanges (the socket reads and writes of its links), be read by
  * the agent's loader as it is, and a run of the example with it must consolidate, with every thread's
  * assignment steps timed once per iteration and its TCP matched as with the example's own YAML.
+ *
+ * <p>{@code dprof suggest --pid PID --seconds N} on a running JVM ({@link SuggestWorkload}): the suggestion holds
+ * its compute with its descriptor, and {@code dprof attach} with it weaves every region it names.
  */
 class SuggestIT {
     static final String ASSIGN = "dev.dprof.examples.kmeans.DistributedKMeans$Worker#assign";
@@ -68,5 +74,47 @@ class SuggestIT {
         p.assertTcpMatched();
         p.assertAllMatched();
         assertEquals(0, p.info.causalityConflicts(), p::describe);
+    }
+
+    @Test
+    void attachedForSecondsTheSuggestionHoldsTheComputeAndTheAgentWeavesEveryRegionOfIt(@TempDir Path tmp)
+            throws Exception {
+        Running app = ForkedJvm.app(SuggestWorkload.class, tmp).start();
+        app.awaitLine("ready");
+        Path yaml = tmp.resolve("attached.yaml");
+        Output suggest = ForkedJvm.dprof(tmp, "suggest", "--pid", app.pid(), "--seconds", 3, "--output", yaml)
+                .runOk();
+        assertEquals(List.of("dprof: recording process " + app.pid() + " for 3 s"), suggest.dprofLines(),
+                suggest::toString);
+        List<RegionSpec> regions = ConfigLoader.load(yaml).regions();
+        String workload = SuggestWorkload.class.getName();
+        RegionSpec spin = regions.stream().filter(r -> r.classPattern().equals(workload)
+                && r.methodPattern().equals("spin")).findFirst()
+                .orElseThrow(() -> new AssertionError("no spin region in " + regions));
+        assertEquals(Optional.of("(J)J"), spin.descriptor());
+
+        // the agent attached with the suggestion as it is weaves every region of it
+        Path out = tmp.resolve("out");
+        Output attach = ForkedJvm.dprof(tmp, "attach", app.pid(), "--config", yaml, "--out", out).runOk();
+        int n = regions.size();
+        String woven = "dprof: woven \\d+ methods? in \\d+ class(es)? for " + n + " of " + n + " configured regions";
+        assertTrue(attach.stdout().get(1).matches(woven), attach::toString);
+        app.println("stop");
+        Output end = app.await();
+        assertEquals(0, end.exitCode(), end::toString);
+        Recording run = Recording.readOnly(out);
+        run.requireCleanEnd();
+        assertTrue(run.count(spin.name(), EventKind.ENTER) > 0, "a whole round ran after the attach");
+        assertEquals(run.count(spin.name(), EventKind.ENTER), run.count(spin.name(), EventKind.EXIT));
+    }
+
+    @Test
+    void aProcessThatIsGoneIsOneLine(@TempDir Path tmp) throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Output suggest = ForkedJvm.dprof(tmp, "suggest", "--pid", gone.pid(), "--seconds", 1, "--output",
+                tmp.resolve("x.yaml")).run();
+        assertEquals(1, suggest.exitCode(), suggest::toString);
+        assertEquals(List.of("dprof: no such process: " + gone.pid()), suggest.stderr());
     }
 }

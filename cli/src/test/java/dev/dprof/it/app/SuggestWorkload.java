@@ -1,6 +1,8 @@
 package dev.dprof.it.app;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -8,9 +10,11 @@ import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The program {@code RecordedRunTest} records for {@code dprof suggest}: a compute, a queue's taker and a socket's
@@ -22,6 +26,36 @@ public final class SuggestWorkload {
 
     public static final long CPU_MILLIS = 300;
     static volatile long sink;
+
+    /**
+     * {@code SuggestWorkload}: prints {@code ready}, runs {@link #runAll} over and over until a line {@code stop} on
+     * stdin, then once more — a whole round after the line, whatever round was running when it came — and prints
+     * {@code done rounds=N}.
+     */
+    public static void main(String[] args) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread stdin = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null && !line.equals("stop"); line = in.readLine()) {
+                    // wait for the test
+                }
+            } catch (IOException e) {
+                // stdin closed: stop as well
+            }
+            stop.set(true);
+        }, "stdin");
+        stdin.setDaemon(true);
+        stdin.start();
+        System.out.println("ready");
+        System.out.flush();
+        int rounds = 0;
+        while (!stop.get()) {
+            runAll();
+            rounds++;
+        }
+        runAll();
+        System.out.println("done rounds=" + (rounds + 1));
+    }
 
     public static void runAll() throws Exception {
         Thread compute = new Thread(() -> sink = new Crunch(7).result, "compute");
