@@ -12,6 +12,7 @@ import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.SuggestWorkload;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -106,6 +107,23 @@ class SuggestIT {
         run.requireCleanEnd();
         assertTrue(run.count(spin.name(), EventKind.ENTER) > 0, "a whole round ran after the attach");
         assertEquals(run.count(spin.name(), EventKind.ENTER), run.count(spin.name(), EventKind.EXIT));
+    }
+
+    @Test
+    void aCommandOnTheModernJdkEndedAfterSecondsLeavesItsRecording(@TempDir Path tmp) throws Exception {
+        Path java = Jdks.modern().resolve("bin").resolve("java");
+        Path yaml = tmp.resolve("modern.yaml");
+        // the workload runs until a line on stdin that never comes: --seconds ends it, and it writes its recording
+        Output suggest = ForkedJvm.dprof(tmp, "suggest", "--seconds", 4, "--output", yaml, "--", java, "-cp",
+                System.getProperty("dprof.test.classpath"), SuggestWorkload.class.getName()).runOk();
+        assertTrue(suggest.stdout().contains("ready"), suggest::toString);
+        String wrote = suggest.stdout().get(suggest.stdout().size() - 1);
+        assertTrue(wrote.startsWith("dprof: wrote " + yaml + ": ") && wrote.endsWith(", 1 JVMs)"), suggest::toString);
+        List<RegionSpec> regions = ConfigLoader.load(yaml).regions();
+        assertTrue(regions.stream().anyMatch(r -> r.classPattern().equals(SuggestWorkload.class.getName())
+                && r.methodPattern().equals("spin") && r.descriptor().equals(Optional.of("(J)J"))), regions::toString);
+        String text = Files.readString(yaml);
+        assertTrue(text.contains(", ended after 4 s:"), text);
     }
 
     @Test
