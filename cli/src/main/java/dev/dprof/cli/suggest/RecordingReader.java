@@ -28,7 +28,8 @@ import jdk.jfr.consumer.RecordingFile;
  * their thresholds). Each file is one JVM.
  *
  * <p>A frame's class is the JDK's when the boot or the platform class loader defined it
- * ({@code RecordedClass.getClassLoader()}: no loader, or one named {@code bootstrap} or {@code platform}).
+ * ({@code RecordedClass.getClassLoader()}: the recorder names the boot loader {@code bootstrap}, with no type,
+ * and the platform loader {@code platform}; no loader at all is taken as the boot loader too).
  * Frames' methods are interned per file, so a recording of many samples keeps one {@link Frame} per method.
  */
 public final class RecordingReader {
@@ -139,8 +140,7 @@ public final class RecordingReader {
         RecordedClass type = m.getType();
         RecordedClassLoader loader = type.getClassLoader();
         String loaderName = loader == null ? null : loader.getName();
-        boolean jdk = loader == null || loaderName == null && loader.getType() == null
-                || "bootstrap".equals(loaderName) || "platform".equals(loaderName);
+        boolean jdk = loader == null || "bootstrap".equals(loaderName) || "platform".equals(loaderName);
         return new Frame(type.getName(), m.getName(), m.getDescriptor(), m.getModifiers(), m.isHidden(), jdk);
     }
 
