@@ -29,7 +29,8 @@ public final class SuggestionYaml {
     public static String write(List<String> header, List<Suggestion> suggestions) {
         StringBuilder y = new StringBuilder();
         for (String line : header) {
-            y.append("# ").append(line).append('\n');
+            // a command line may hold any character; a line break would end the comment
+            y.append("# ").append(line.replaceAll("\\p{Cntrl}", " ")).append('\n');
         }
         y.append("""
                 #

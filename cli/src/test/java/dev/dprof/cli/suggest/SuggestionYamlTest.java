@@ -46,9 +46,11 @@ class SuggestionYamlTest {
     }
 
     @Test
-    void noSuggestionIsAnEmptyButValidFile() throws Exception {
-        AgentConfig config = ConfigLoader.parse(SuggestionYaml.write(List.of(), List.of()), "empty.yaml");
+    void noSuggestionIsAnEmptyButValidFileAndAHeaderCannotBreakOutOfItsComment() throws Exception {
+        String yaml = SuggestionYaml.write(List.of("from 'sh -c \"x\nregions: 7\"'"), List.of());
+        AgentConfig config = ConfigLoader.parse(yaml, "empty.yaml");
         assertEquals(List.of(), config.regions());
+        assertTrue(yaml.startsWith("# from 'sh -c \"x regions: 7\"'\n"), yaml);
     }
 
     @Test
