@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         description = "Distributed JVM profiler whose results are bounds proven by clock calibration.",
         subcommands = {DemoCommand.class, StatsCommand.class, AttachCommand.class, CalibrationCommand.class,
                 CalibrateCommand.class, TestbedCommand.class, ConsolidateCommand.class, AnalyzeCommand.class,
-                ReportCommand.class})
+                ReportCommand.class, SuggestCommand.class})
 public final class Main {
     public static void main(String[] args) {
         System.setProperty("chronicle.analytics.disable", "true");

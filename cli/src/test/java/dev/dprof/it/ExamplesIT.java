@@ -115,7 +115,7 @@ class ExamplesIT {
     /** How often a run that lost such a port race is started again. */
     static final int ATTEMPTS = 3;
 
-    private static ProfileCheck runExample(Path tmp, String app, String yaml, String... appOptions) throws Exception {
+    static ProfileCheck runExample(Path tmp, String app, String yaml, String... appOptions) throws Exception {
         for (int attempt = 1; ; attempt++) {
             // a fresh folder per attempt: a failed attempt's queues must not be consolidated
             Path runs = tmp.resolve("runs-" + attempt);

@@ -257,14 +257,19 @@ public final class Weaver {
         return config.annotations() ? ByName.IF_ANNOTATED : ByName.SKIP;
     }
 
-    /** Whether a class may be the application's: not the agent's own, not ByteBuddy's, not excluded by the YAML. */
-    private boolean isApplication(String name) {
+    /** Whether a class is dprof's own or ByteBuddy's: never woven, and never suggested as a region ({@code dprof suggest}). */
+    public static boolean isOwn(String className) {
         for (String own : OWN_PACKAGES) {
-            if (name.startsWith(own)) {
-                return false;
+            if (className.startsWith(own)) {
+                return true;
             }
         }
-        if (name.startsWith("net.bytebuddy.") || name.startsWith("java.lang.invoke.")) {
+        return className.startsWith("net.bytebuddy.");
+    }
+
+    /** Whether a class may be the application's: not the agent's own, not ByteBuddy's, not excluded by the YAML. */
+    private boolean isApplication(String name) {
+        if (isOwn(name) || name.startsWith("java.lang.invoke.")) {
             return false;
         }
         for (ClassPattern exclude : excludes) {
