@@ -546,7 +546,9 @@ JNIEXPORT jstring JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_counterName
 /*
  * The per-CPU counter check: whether every CPU's counter agrees, after the kernel's own boot-time
  * check (check_tsc_warp in arch/x86/kernel/tsc_sync.c). One thread per CPU of the process's
- * affinity mask, each pinned to its CPU, takes turns under one lock: it reads the counter (ordered)
+ * affinity mask, each pinned to its CPU, takes turns under one ticket lock (a fair one: with a plain
+ * spin lock the thread that just released it takes it again, and the CPUs seldom alternate): it
+ * reads the counter (ordered)
  * and compares it with the last value any thread stored under the lock. The lock makes the reads
  * causally ordered, so a read lower than the one before it (stored by a thread on another CPU) is
  * a counter that runs behind another's by more than the lock's hand-over time: out of order.
@@ -556,7 +558,8 @@ JNIEXPORT jstring JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_counterName
 enum { WARP_CPUS, WARP_READS, WARP_CROSSINGS, WARP_BACKWARDS, WARP_MAX_BACKWARD, WARP_FIELDS };
 
 typedef struct {
-    int32_t lock;
+    uint32_t next_ticket;    /* a ticket lock: turns are handed out in order, so the CPUs alternate */
+    uint32_t serving;
     int32_t last_cpu;
     uint64_t last;
     uint64_t reads, crossings, backwards, max_backward;
@@ -588,13 +591,13 @@ static void *warp_run(void *p) {
         return NULL;
     }
     for (unsigned i = 0;; i++) {
-        /* The clock call costs far more than a turn: look at it every 64 turns. */
-        if ((i & 63) == 0 && after_deadline(&w->deadline)) {
+        /* The clock call costs far more than a turn: look at it every 64 turns, and only after the
+           first 64, so that a thread that started late on a busy machine still takes part. */
+        if (i >= 64 && (i & 63) == 0 && after_deadline(&w->deadline)) {
             return NULL;
         }
-        while (__atomic_exchange_n(&w->lock, 1, __ATOMIC_ACQUIRE)) {
-            while (__atomic_load_n(&w->lock, __ATOMIC_RELAXED)) {
-            }
+        uint32_t ticket = __atomic_fetch_add(&w->next_ticket, 1, __ATOMIC_RELAXED);
+        while (__atomic_load_n(&w->serving, __ATOMIC_ACQUIRE) != ticket) {
         }
         uint64_t now = counter_read_fenced();
         if (w->reads > 0) {
@@ -611,7 +614,7 @@ static void *warp_run(void *p) {
         w->reads++;
         w->last = now;
         w->last_cpu = t->cpu;
-        __atomic_store_n(&w->lock, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&w->serving, ticket + 1, __ATOMIC_RELEASE);
     }
 }
 

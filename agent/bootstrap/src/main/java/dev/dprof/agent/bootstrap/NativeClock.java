@@ -41,6 +41,19 @@ public final class NativeClock {
     /** The instruction that reads the counter: {@code rdtsc} or {@code cntvct_el0}. */
     public static native String counterName();
 
+    /** Whether the counter is the x86 time stamp counter (else the aarch64 generic timer). */
+    public static boolean isTsc() {
+        return "rdtsc".equals(counterName());
+    }
+
+    /**
+     * Whether {@link #rdtscpOrdered()} can run: on x86-64 it needs {@code rdtscp}; aarch64's
+     * {@code isb}-fenced read always can.
+     */
+    public static boolean hasOrderedRead() {
+        return !isTsc() || hasRdtscp();
+    }
+
     /** Fields of {@link #checkCounters}'s result, in order. */
     public static final int CHECK_CPUS = 0;
     public static final int CHECK_READS = 1;
