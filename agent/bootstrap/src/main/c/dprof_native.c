@@ -544,32 +544,38 @@ JNIEXPORT jstring JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_counterName
 }
 
 /*
- * The per-CPU counter check: whether every CPU's counter agrees, after the kernel's own boot-time
- * check (check_tsc_warp in arch/x86/kernel/tsc_sync.c). One thread per CPU of the process's
- * affinity mask, each pinned to its CPU, takes turns under one ticket lock (a fair one: with a plain
- * spin lock the thread that just released it takes it again, and the CPUs seldom alternate): it
- * reads the counter (ordered)
- * and compares it with the last value any thread stored under the lock. The lock makes the reads
- * causally ordered, so a read lower than the one before it (stored by a thread on another CPU) is
- * a counter that runs behind another's by more than the lock's hand-over time: out of order.
- * Crossings count hand-overs between two CPUs, the check's evidence; with one CPU, or threads that
- * never ran at the same time on a loaded machine, there is none, and the verdict says so.
+ * The per-CPU counter check: whether every CPU's counter agrees (after the kernel's boot-time
+ * check_tsc_warp, without its lock). One thread per CPU of the process's affinity mask, each pinned
+ * to its CPU, publishes its latest read in a slot of its own (release store). In each turn a thread
+ * loads the other slots (acquire), then reads the counter (ordered): its read is causally after each
+ * value it loaded, which was read before it was stored, so a read lower than a loaded value is a
+ * counter behind another's: out of order. A value loaded for the first time counts as a crossing,
+ * a comparison with a fresh read of another CPU; the check ends after `enough` of them, or at its
+ * deadline. Nothing waits for another thread: on a busy machine a thread descheduled for a while
+ * only leaves its slot stale (a lock would stall every other thread behind it: with a ticket lock at
+ * load average 45, 20 ms gave 128 reads and one crossing).
  */
 enum { WARP_CPUS, WARP_READS, WARP_CROSSINGS, WARP_BACKWARDS, WARP_MAX_BACKWARD, WARP_FIELDS };
 
 typedef struct {
-    uint32_t next_ticket;    /* a ticket lock: turns are handed out in order, so the CPUs alternate */
-    uint32_t serving;
-    int32_t last_cpu;
-    uint64_t last;
-    uint64_t reads, crossings, backwards, max_backward;
+    uint64_t value;                      /* the thread's latest read; 0 before its first */
+    char pad[CACHE_LINE - sizeof(uint64_t)];
+} warp_slot_t;
+
+typedef struct {
+    warp_slot_t *slots;
+    int n;
+    uint64_t enough;                     /* crossings after which the check ends */
+    uint64_t crossings;                  /* atomic: all threads' crossings so far */
     struct timespec deadline;
 } warp_t;
 
 typedef struct {
     warp_t *w;
+    int index;
     int cpu;
     int pinned;
+    uint64_t reads, crossings, backwards, max_backward;
 } warp_thread_t;
 
 static int after_deadline(const struct timespec *deadline) {
@@ -587,39 +593,49 @@ static void *warp_run(void *p) {
     CPU_SET(t->cpu, &one);
     t->pinned = sched_setaffinity(0, sizeof one, &one) == 0;
 #endif
-    if (!t->pinned) {
+    uint64_t *seen = calloc((size_t) w->n, sizeof *seen);
+    if (!t->pinned || seen == NULL) {
+        free(seen);
         return NULL;
     }
-    for (unsigned i = 0;; i++) {
-        /* The clock call costs far more than a turn: look at it every 64 turns, and only after the
-           first 64, so that a thread that started late on a busy machine still takes part. */
-        if (i >= 64 && (i & 63) == 0 && after_deadline(&w->deadline)) {
-            return NULL;
-        }
-        uint32_t ticket = __atomic_fetch_add(&w->next_ticket, 1, __ATOMIC_RELAXED);
-        while (__atomic_load_n(&w->serving, __ATOMIC_ACQUIRE) != ticket) {
+    uint64_t reported = 0;
+    for (unsigned i = 1;; i++) {
+        uint64_t highest = 0;
+        uint64_t fresh = 0;
+        for (int j = 0; j < w->n; j++) {
+            if (j == t->index) {
+                continue;
+            }
+            uint64_t v = __atomic_load_n(&w->slots[j].value, __ATOMIC_ACQUIRE);
+            if (v != seen[j]) {
+                seen[j] = v;
+                fresh++;
+            }
+            highest = v > highest ? v : highest;
         }
         uint64_t now = counter_read_fenced();
-        if (w->reads > 0) {
-            if (w->last_cpu != t->cpu) {
-                w->crossings++;
-            }
-            if (now < w->last) {
-                w->backwards++;
-                if (w->last - now > w->max_backward) {
-                    w->max_backward = w->last - now;
-                }
+        t->reads++;
+        t->crossings += fresh;
+        if (now < highest) {
+            t->backwards++;
+            t->max_backward = highest - now > t->max_backward ? highest - now : t->max_backward;
+        }
+        __atomic_store_n(&w->slots[t->index].value, now, __ATOMIC_RELEASE);
+        /* The clock call costs far more than a turn: look at it every 64 turns. */
+        if ((i & 63) == 0) {
+            uint64_t all = __atomic_add_fetch(&w->crossings, t->crossings - reported, __ATOMIC_RELAXED);
+            reported = t->crossings;
+            if (all >= w->enough || after_deadline(&w->deadline)) {
+                free(seen);
+                return NULL;
             }
         }
-        w->reads++;
-        w->last = now;
-        w->last_cpu = t->cpu;
-        __atomic_store_n(&w->serving, ticket + 1, __ATOMIC_RELEASE);
     }
 }
 
-/* Runs the check for about budget_nanos; fills out[WARP_FIELDS]. Returns 0, or -1 if not checked here. */
-static int counter_check(int64_t budget_nanos, uint64_t out[WARP_FIELDS]) {
+/* Runs the check until `enough` crossings or for at most about budget_nanos; fills out[WARP_FIELDS].
+   Returns 0, or -1 if not checked here. */
+static int counter_check(int64_t budget_nanos, uint64_t enough, uint64_t out[WARP_FIELDS]) {
     memset(out, 0, WARP_FIELDS * sizeof out[0]);
 #if DPROF_LINUX
     cpu_set_t allowed;
@@ -629,6 +645,8 @@ static int counter_check(int64_t budget_nanos, uint64_t out[WARP_FIELDS]) {
     int n = CPU_COUNT(&allowed);
     warp_t w;
     memset(&w, 0, sizeof w);
+    w.n = n;
+    w.enough = enough;
     clock_gettime(CLOCK_MONOTONIC, &w.deadline);
     w.deadline.tv_sec += budget_nanos / 1000000000;
     w.deadline.tv_nsec += budget_nanos % 1000000000;
@@ -636,19 +654,24 @@ static int counter_check(int64_t budget_nanos, uint64_t out[WARP_FIELDS]) {
         w.deadline.tv_sec++;
         w.deadline.tv_nsec -= 1000000000;
     }
+    void *slots = NULL;
     warp_thread_t *threads = calloc((size_t) n, sizeof *threads);
     pthread_t *ids = calloc((size_t) n, sizeof *ids);
     int *started = calloc((size_t) n, sizeof *started);
-    if (threads == NULL || ids == NULL || started == NULL) {
+    if (threads == NULL || ids == NULL || started == NULL
+            || posix_memalign(&slots, CACHE_LINE, (size_t) n * sizeof(warp_slot_t)) != 0) {
         free(threads);
         free(ids);
         free(started);
         return -1;
     }
+    memset(slots, 0, (size_t) n * sizeof(warp_slot_t));
+    w.slots = (warp_slot_t *) slots;
     int k = 0;
     for (int cpu = 0; cpu < CPU_SETSIZE && k < n; cpu++) {
         if (CPU_ISSET(cpu, &allowed)) {
             threads[k].w = &w;
+            threads[k].index = k;
             threads[k].cpu = cpu;
             started[k] = pthread_create(&ids[k], NULL, warp_run, &threads[k]) == 0;
             k++;
@@ -657,30 +680,37 @@ static int counter_check(int64_t budget_nanos, uint64_t out[WARP_FIELDS]) {
     for (int i = 0; i < k; i++) {
         if (started[i]) {
             pthread_join(ids[i], NULL);
-            out[WARP_CPUS] += threads[i].pinned ? 1 : 0;
+        }
+        if (started[i] && threads[i].pinned) {
+            out[WARP_CPUS]++;
+            out[WARP_READS] += threads[i].reads;
+            out[WARP_CROSSINGS] += threads[i].crossings;
+            out[WARP_BACKWARDS] += threads[i].backwards;
+            if (threads[i].max_backward > out[WARP_MAX_BACKWARD]) {
+                out[WARP_MAX_BACKWARD] = threads[i].max_backward;
+            }
         }
     }
     free(threads);
     free(ids);
     free(started);
-    out[WARP_READS] = w.reads;
-    out[WARP_CROSSINGS] = w.crossings;
-    out[WARP_BACKWARDS] = w.backwards;
-    out[WARP_MAX_BACKWARD] = w.max_backward;
+    free(slots);
     return 0;
 #else
     (void) budget_nanos;
+    (void) enough;
     return -1;
 #endif
 }
 
 JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_checkCounters(JNIEnv *env, jclass cls,
-                                                                                  jlong budget_nanos, jlongArray out) {
-    if (out == NULL || (*env)->GetArrayLength(env, out) < WARP_FIELDS || budget_nanos <= 0) {
+                                                                                  jlong budget_nanos, jlong enough,
+                                                                                  jlongArray out) {
+    if (out == NULL || (*env)->GetArrayLength(env, out) < WARP_FIELDS || budget_nanos <= 0 || enough <= 0) {
         return JNI_FALSE;
     }
     uint64_t result[WARP_FIELDS];
-    if (counter_check((int64_t) budget_nanos, result) != 0) {
+    if (counter_check((int64_t) budget_nanos, (uint64_t) enough, result) != 0) {
         return JNI_FALSE;
     }
     jlong copy[WARP_FIELDS];

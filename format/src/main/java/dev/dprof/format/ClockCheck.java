@@ -25,9 +25,9 @@ import java.util.Set;
  *       unstable loses {@code CLOCK_SOURCE_VALID_FOR_HRES}, and with tickless or high-resolution timers
  *       — every mainstream kernel — only those are listed). The current clocksource is recorded but
  *       not judged: a KVM guest may run on {@code kvm-clock} with a sound TSC;</li>
- *   <li>the per-CPU check ({@link #cpus} .. {@link #maxBackwardTicks}): reads on every CPU of the
- *       process, taken in turns under one lock, so each is causally after the one before it; a read
- *       lower than its predecessor from another CPU is a counter behind another's.</li>
+ *   <li>the per-CPU check ({@link #cpus} .. {@link #maxBackwardTicks}): a thread pinned to each CPU
+ *       of the process reads the counter after loading the other CPUs' latest reads, so its read is
+ *       causally after them; a read lower than one of them is a counter behind another's.</li>
  * </ul>
  *
  * @param counter               what the probes read: {@code rdtsc}, {@code cntvct_el0} or {@code nanoTime}
@@ -38,8 +38,8 @@ import java.util.Set;
  * @param availableClocksources the kernel's available clocksources, space-separated; empty if unread
  * @param cpus                  CPUs the per-CPU check ran on; 0 if it did not run
  * @param reads                 counter reads of the check
- * @param crossings             consecutive reads on two different CPUs: the comparisons made
- * @param outOfOrder            reads lower than the read before them
+ * @param crossings             comparisons of a read with a fresh read of another CPU
+ * @param outOfOrder            reads lower than a read of another CPU that came before them
  * @param maxBackwardTicks      the largest such step back
  */
 public record ClockCheck(String counter, Answer cpuInvariant, String cpuFlags, String clocksource,
@@ -161,8 +161,8 @@ public record ClockCheck(String counter, Answer cpuInvariant, String cpuFlags, S
             case NOT_INVARIANT -> Optional.of("the " + counterName() + " is not invariant: "
                     + String.join("; ", notInvariant()));
             case OUT_OF_ORDER -> Optional.of(String.format(Locale.ROOT,
-                    "the %s of %d CPUs disagree: %d of %d reads were lower than the read just before them on"
-                            + " another CPU, by up to %d ticks", counterName(), cpus, outOfOrder, reads, maxBackwardTicks));
+                    "the %s of %d CPUs disagree: %d of %d reads were lower than a read of another CPU that"
+                            + " came before them, by up to %d ticks", counterName(), cpus, outOfOrder, reads, maxBackwardTicks));
         };
     }
 

@@ -70,8 +70,8 @@ class ClockCheckTest {
     void readsOutOfOrderDecideFirst() {
         ClockCheck c = tsc(Answer.YES, FLAGS, "tsc", AVAILABLE, 3);
         assertEquals(Verdict.OUT_OF_ORDER, c.verdict());
-        assertEquals("the TSC of 2 CPUs disagree: 3 of 5000 reads were lower than the read just before them on"
-                + " another CPU, by up to 1234 ticks", c.fault().orElseThrow());
+        assertEquals("the TSC of 2 CPUs disagree: 3 of 5000 reads were lower than a read of another CPU that came"
+                + " before them, by up to 1234 ticks", c.fault().orElseThrow());
     }
 
     @Test
@@ -90,8 +90,8 @@ class ClockCheckTest {
         assertEquals(Verdict.STEADY, ok.verdict());
         ClockCheck bad = new ClockCheck("cntvct_el0", Answer.YES, null, "arch_sys_counter", "arch_sys_counter", 8, 100,
                 50, 1, 9);
-        assertEquals("the counter (cntvct_el0) of 8 CPUs disagree: 1 of 100 reads were lower than the read just"
-                + " before them on another CPU, by up to 9 ticks", bad.fault().orElseThrow());
+        assertEquals("the counter (cntvct_el0) of 8 CPUs disagree: 1 of 100 reads were lower than a read of another"
+                + " CPU that came before them, by up to 9 ticks", bad.fault().orElseThrow());
     }
 
     @Test

@@ -63,14 +63,16 @@ public final class NativeClock {
     public static final int CHECK_FIELDS = 5;
 
     /**
-     * Whether every CPU's counter agrees: for about {@code budgetNanos}, one native thread per CPU of
-     * the process's affinity mask, each pinned to its CPU, reads the counter in turns under one lock
-     * and compares it with the previous read, taken on whichever CPU held the lock before (the
-     * kernel's boot-time {@code check_tsc_warp}). Fills {@code out} with the CPUs pinned, the reads,
-     * the crossings (consecutive reads on two different CPUs), the reads lower than the one before
-     * them, and the largest such step back in ticks. The calling thread is not moved.
+     * Whether every CPU's counter agrees: one native thread per CPU of the process's affinity mask,
+     * each pinned to its CPU, loads the other threads' latest reads and then reads the counter, so its
+     * read is causally after theirs, and publishes it (after the kernel's boot-time
+     * {@code check_tsc_warp}, without its lock); until {@code enough} comparisons with fresh reads of
+     * other CPUs were made, or for about {@code budgetNanos} on a machine too busy for them. Fills
+     * {@code out} with the CPUs pinned, the reads, those comparisons (crossings), the reads lower than
+     * a read of another CPU loaded before them, and the largest such step back in ticks. The calling
+     * thread is not moved.
      *
      * @return false if the check cannot run here (not Linux, no affinity mask, {@code out} too short)
      */
-    public static native boolean checkCounters(long budgetNanos, long[] out);
+    public static native boolean checkCounters(long budgetNanos, long enough, long[] out);
 }

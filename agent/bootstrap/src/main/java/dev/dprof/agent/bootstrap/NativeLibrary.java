@@ -69,7 +69,7 @@ public final class NativeLibrary {
      * The library's resource path for an {@code os.name} and {@code os.arch}, or null where no
      * library is built (any OS but Linux and macOS, any architecture but x86-64 and aarch64).
      */
-    static String resourceFor(String osName, String osArch) {
+    public static String resourceFor(String osName, String osArch) {
         String os = osName.toLowerCase(Locale.ROOT);
         String arch = switch (osArch.toLowerCase(Locale.ROOT)) {
             case "amd64", "x86_64" -> "x86_64";

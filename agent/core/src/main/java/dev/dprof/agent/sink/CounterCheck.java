@@ -18,12 +18,19 @@ import java.util.Set;
  *
  * <h2>Implementation notes</h2>
  * Never throws: what cannot be read is recorded as unknown (and judged by the signals that remain).
- * The per-CPU check spins one native thread per CPU for {@link #CHECK_NANOS}; on a loaded machine the
- * threads may rarely run at once, and the crossings recorded say how many comparisons were made.
+ * The per-CPU check spins one native thread per CPU until {@link #ENOUGH_CROSSINGS} comparisons, at most
+ * {@link #CHECK_NANOS}; on a loaded machine the threads may rarely run at once, and the crossings
+ * recorded say how many comparisons were made.
  */
 final class CounterCheck {
-    /** How long the per-CPU check runs: long enough for thousands of hand-overs on an idle machine. */
-    static final long CHECK_NANOS = 3_000_000;
+    /**
+     * Comparisons with fresh reads of other CPUs after which the per-CPU check ends (a few ms on a
+     * 2-CPU machine). A count rather than a time: on a busy machine the pinned threads seldom run at
+     * once, and a fixed time may compare almost nothing.
+     */
+    static final long ENOUGH_CROSSINGS = 2_000;
+    /** The longest the per-CPU check runs, on a machine too busy to reach {@link #ENOUGH_CROSSINGS}. */
+    static final long CHECK_NANOS = 20_000_000;
 
     private static final Path CPUINFO = Path.of("/proc/cpuinfo");
     private static final Path CLOCKSOURCE = Path.of("/sys/devices/system/clocksource/clocksource0");
@@ -47,7 +54,7 @@ final class CounterCheck {
         String current = oneLine(read(CLOCKSOURCE.resolve("current_clocksource")));
         String available = oneLine(read(CLOCKSOURCE.resolve("available_clocksource")));
         long[] out = new long[NativeClock.CHECK_FIELDS];
-        if (!NativeClock.checkCounters(CHECK_NANOS, out)) {
+        if (!NativeClock.checkCounters(CHECK_NANOS, ENOUGH_CROSSINGS, out)) {
             out = new long[NativeClock.CHECK_FIELDS];
         }
         return new ClockCheck(counter, invariant, flags, current, available, (int) out[NativeClock.CHECK_CPUS],
