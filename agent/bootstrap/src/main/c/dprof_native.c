@@ -199,7 +199,7 @@ static inline uint64_t counter_read_ordered(void) {
 #else
     uint64_t v;
     /* isb: the read is not taken before earlier instructions complete; the second keeps later
-       ones from starting before it (the kernel's __arch_counter_get_cntvct does the same). */
+       ones from starting before it (the kernel's __arch_counter_get_cntvct starts with the same isb). */
     __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory");
     return v;
 #endif
