@@ -557,6 +557,11 @@ JNIEXPORT jstring JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_counterName
  */
 enum { WARP_CPUS, WARP_READS, WARP_CROSSINGS, WARP_BACKWARDS, WARP_MAX_BACKWARD, WARP_FIELDS };
 
+/* The read the check takes on a CPU; native_test.c puts a skewed counter here, to see it caught. */
+#ifndef WARP_READ
+#  define WARP_READ(cpu) counter_read_fenced()
+#endif
+
 typedef struct {
     uint64_t value;                      /* the thread's latest read; 0 before its first */
     char pad[CACHE_LINE - sizeof(uint64_t)];
@@ -613,7 +618,7 @@ static void *warp_run(void *p) {
             }
             highest = v > highest ? v : highest;
         }
-        uint64_t now = counter_read_fenced();
+        uint64_t now = WARP_READ(t->cpu);
         t->reads++;
         t->crossings += fresh;
         if (now < highest) {

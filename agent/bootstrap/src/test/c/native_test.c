@@ -4,6 +4,13 @@
  * run.sh for this machine and, under qemu-aarch64, for linux-aarch64. Exits non-zero on a failure,
  * printing each.
  */
+/* The per-CPU check reads through this: the real counter, or on one CPU a counter running behind. */
+#define _GNU_SOURCE /* before the first system header, as dprof_native.c needs it */
+#include <stdint.h>
+static uint64_t skew_ticks;
+static int skewed_cpu = -1;
+#define WARP_READ(cpu) (counter_read_fenced() - ((cpu) == skewed_cpu ? skew_ticks : 0))
+
 #include "dprof_native.c"
 
 static int failures;
@@ -71,6 +78,37 @@ static void counters_agree(void) {
            (unsigned long long) out[WARP_CROSSINGS], (unsigned long long) out[WARP_BACKWARDS]);
 }
 
+/* Synthetic per-CPU readings: one CPU's counter runs 50 ms behind the others; the check must see
+   reads out of order (unless it could not compare, as on a machine with one CPU). */
+static void aSkewedCpuIsCaught(void) {
+    cpu_set_t allowed;
+    sched_getaffinity(0, sizeof allowed, &allowed);
+    if (CPU_COUNT(&allowed) < 2) {
+        printf("[dprof native test] skewed counter: skipped (one CPU)\n");
+        return;
+    }
+    struct timespec ms = {0, 10000000};
+    uint64_t k0 = counter_read_ordered();
+    nanosleep(&ms, NULL);
+    skew_ticks = 5 * (counter_read_ordered() - k0); /* about 50 ms of ticks */
+    for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--) {
+        if (CPU_ISSET(cpu, &allowed)) {
+            skewed_cpu = cpu;
+            break;
+        }
+    }
+    uint64_t out[WARP_FIELDS];
+    CHECK(counter_check(2000000000, 2000, out) == 0, "the check did not run");
+    skewed_cpu = -1;
+    CHECK(out[WARP_CROSSINGS] == 0 || out[WARP_BACKWARDS] > 0, "a CPU 50 ms behind went unseen over %llu crossings",
+          (unsigned long long) out[WARP_CROSSINGS]);
+    CHECK(out[WARP_BACKWARDS] == 0 || out[WARP_MAX_BACKWARD] <= skew_ticks, "a step back of %llu ticks, more than"
+          " the skew", (unsigned long long) out[WARP_MAX_BACKWARD]);
+    printf("[dprof native test] skewed counter: %llu crossings, %llu out of order, by up to %llu ticks (skew %llu)\n",
+           (unsigned long long) out[WARP_CROSSINGS], (unsigned long long) out[WARP_BACKWARDS],
+           (unsigned long long) out[WARP_MAX_BACKWARD], (unsigned long long) skew_ticks);
+}
+
 /* A ring's producer side: the first event stamps THREAD_START, a full ring counts its losses,
    slots handed back are reused, and ticks are in order. */
 static void *ring_producer(void *unused) {
@@ -111,6 +149,7 @@ int main(void) {
     counter_advances();
     frequency_is_architectural();
     counters_agree();
+    aSkewedCpuIsCaught();
     ring_fills_and_counts();
 #if DPROF_AARCH64
     const char *arch = "aarch64";
