@@ -3,6 +3,8 @@ package dev.dprof.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dprof.calibrator.estimate.DriftModels;
 import dev.dprof.calibrator.net.CalibrationFiles;
 import dev.dprof.calibrator.net.CalibrationServer;
@@ -13,6 +15,8 @@ import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.consolidator.consolidate.Consolidator;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.ByteSink;
+import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.calibration.CalibrationFile;
 import dev.dprof.it.ForkedJvm.Output;
@@ -21,6 +25,11 @@ import dev.dprof.it.app.CountingApp;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
+import net.openhft.chronicle.wire.DocumentContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The agent's clock check and calibration span in real runs on this machine (docs/BOUNDS.md, "The
  * counter is checked" and "Outside the span"): a run calibrated against a base records its counter as
  * invariant, keeps its bounds, and has no event outside the calibrated span (the exchange before
- * {@code main}, the final one after the last drain); a run whose native library cannot load records
+ * {@code main}, the final one after the last drain), and {@code calibration show} says CONTRADICTED once
+ * the queue beside the calibration file holds a failed check; a run whose native library cannot load records
  * the declared {@code System.nanoTime} fallback, says why, and still consolidates.
  */
 class ClockCheckIT {
@@ -72,6 +82,35 @@ class ClockCheckIT {
         assertEquals(0, p.calibration().outsideSpanEvents(), context);
         assertEquals(0, p.calibration().unboundedEvents(), context);
         assertEquals(List.of(), info.problems(), context);
+        assertEquals("BOUNDED", shownQuality(tmp, out, calibration, p.domain()).get("quality").asText());
+
+        // The same run as if its agent had seen its CPUs' counters out of order: calibration show says so too.
+        ClockCheck outOfOrder = new ClockCheck("rdtsc", ClockCheck.Answer.YES, "constant_tsc nonstop_tsc", "tsc",
+                "tsc", 2, 4_000, 2_000, 1, 77);
+        ByteSink record = new ByteSink(64);
+        outOfOrder.encode(record);
+        try (SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(run.dir())
+                .rollCycle(LargeRollCycles.LARGE_DAILY).build();
+             ExcerptAppender appender = queue.createAppender();
+             DocumentContext dc = appender.writingDocument()) {
+            dc.wire().bytes().write(record.array(), 0, record.size());
+        }
+        JsonNode shown = shownQuality(tmp, out, calibration, p.domain());
+        assertEquals("CONTRADICTED", shown.get("quality").asText(), shown::toString);
+        assertTrue(shown.get("contradiction").asText().startsWith("the counter is not one clock: "
+                + outOfOrder.fault().orElseThrow()), shown::toString);
+    }
+
+    /** The domain's entry in {@code dprof calibration show --json} over the run and the base's calibration. */
+    private static JsonNode shownQuality(Path tmp, Path out, Path calibration, String domain) throws Exception {
+        Output shown = ForkedJvm.dprof(tmp, "calibration", "show", "--json", out, calibration).runOk();
+        JsonNode root = new ObjectMapper().readTree(String.join("\n", shown.stdout()));
+        for (JsonNode d : root.get("domains")) {
+            if (d.get("domain").asText().equals(domain)) {
+                return d;
+            }
+        }
+        throw new AssertionError("no domain " + domain + " in\n" + shown);
     }
 
     @Test
