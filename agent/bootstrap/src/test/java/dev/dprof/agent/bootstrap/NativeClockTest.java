@@ -9,13 +9,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The counter reads, the per-CPU counter check and rdtscp mode of the native rings. */
 class NativeClockTest {
-    @BeforeAll
-    static void load() {
+    /** Before each test rather than once, so a build without the library reports each as skipped, with the reason. */
+    @BeforeEach
+    void load() {
         NativeRequired.assumeLoaded();
     }
 
