@@ -1,5 +1,6 @@
 /*
- * dprof's JNI library: TSC reads and the per-thread event rings of the probes.
+ * dprof's JNI library: reads of the CPU's counter (the TSC on x86-64, the generic timer on aarch64),
+ * the per-CPU counter check, and the per-thread event rings of the probes.
  *
  * Rings are single-producer (the thread that owns it) single-consumer (one drainer thread).
  * The producer finds its ring through a __thread pointer (initial-exec TLS: one mov off %fs),
@@ -33,22 +34,44 @@
  * one sees the other side's store, so a half-full ring never waits for a sleeping drainer. The
  * fast path pays an and and a branch on a line it writes anyway.
  */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET, sched_getcpu */
 #include <fcntl.h>
 #include <jni.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cpuid.h>
-#include <linux/futex.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <x86intrin.h>
+
+/*
+ * Platforms. The counter is the CPU's own: rdtsc on x86-64, the generic timer's virtual count
+ * (cntvct_el0, at the fixed rate cntfrq_el0) on aarch64. Linux gets everything; macOS compiles
+ * (the ring files, the futex wake-up and the per-CPU counter check are Linux-only: on macOS the
+ * drainer polls at its interval and the check reports "not checked"). Any other architecture has
+ * no counter here: the build skips the library and the agent uses System.nanoTime.
+ */
+#if defined(__x86_64__)
+#  define DPROF_X86_64 1
+#  include <cpuid.h>
+#  include <x86intrin.h>
+#elif defined(__aarch64__)
+#  define DPROF_AARCH64 1
+#else
+#  error "dprof_native.c: no CPU counter for this architecture (x86-64 and aarch64 only); the agent falls back to System.nanoTime"
+#endif
+#if defined(__linux__)
+#  define DPROF_LINUX 1
+#  include <linux/futex.h>
+#  include <sys/syscall.h>
+#elif !defined(__APPLE__)
+#  error "dprof_native.c: Linux or macOS only; the agent falls back to System.nanoTime elsewhere"
+#endif
 
 #include "dev_dprof_agent_bootstrap_NativeClock.h"
 #include "dev_dprof_agent_bootstrap_NativeRing.h"
@@ -153,15 +176,91 @@ static int32_t drainer_idle;         /* futex word: 1 while the drainer sleeps b
 static int32_t wake_permit;          /* a wake that came while the drainer was not asleep */
 static int ring_events = 4096;       /* atomic (relaxed): read when a ring is created */
 
+/* ---- The CPU's counter ---- */
+
+/* One plain read: the cheapest, which the CPU may execute out of order with its neighbours. */
+static inline uint64_t counter_read(void) {
+#if DPROF_X86_64
+    return __rdtsc();
+#else
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#endif
+}
+
+/* A read that waits for every earlier instruction, and that no later one passes. */
+static inline uint64_t counter_read_ordered(void) {
+#if DPROF_X86_64
+    unsigned int aux;
+    uint64_t t = __rdtscp(&aux);
+    _mm_lfence();
+    return t;
+#else
+    uint64_t v;
+    /* isb: the read is not taken before earlier instructions complete; the second keeps later
+       ones from starting before it (the kernel's __arch_counter_get_cntvct starts with the same isb). */
+    __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory");
+    return v;
+#endif
+}
+
+/* The same without rdtscp, which some x86 CPUs lack: lfence on both sides. */
+static inline uint64_t counter_read_fenced(void) {
+#if DPROF_X86_64
+    _mm_lfence();
+    uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+#else
+    return counter_read_ordered();
+#endif
+}
+
+#if DPROF_X86_64
+static int cpuid_ext_edx_bit(unsigned int leaf, int bit) {
+    unsigned int eax, ebx, ecx, edx;
+    if (__get_cpuid_max(0x80000000u, NULL) < leaf) {
+        return 0;
+    }
+    if (!__get_cpuid(leaf, &eax, &ebx, &ecx, &edx)) {
+        return 0;
+    }
+    return (edx >> bit) & 1;
+}
+#endif
+
+/* Whether rdtscp exists (CPUID 0x80000001 EDX bit 27); aarch64 has no such instruction. */
+static int has_rdtscp(void) {
+#if DPROF_X86_64
+    return cpuid_ext_edx_bit(0x80000001u, 27);
+#else
+    return 0;
+#endif
+}
+
+/* The counter's architectural rate in Hz, or 0 where the architecture does not say (x86). */
+static uint64_t counter_frequency(void) {
+#if DPROF_X86_64
+    return 0;
+#else
+    uint64_t f;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+    return f;
+#endif
+}
+
 static inline int64_t read_tick(int32_t *cpu) {
+#if DPROF_X86_64
     if (__atomic_load_n(&clock_mode, __ATOMIC_RELAXED) == CLOCK_RDTSCP) {
         unsigned int aux;
         uint64_t t = __rdtscp(&aux);
         *cpu = (int32_t) (aux & 0xFFF);
         return (int64_t) t;
     }
+#endif
     *cpu = 0;
-    return (int64_t) __rdtsc();
+    return (int64_t) counter_read();
 }
 
 /* Slots ahead of the head whose cache line is fetched for writing: two 64-byte lines of 32-byte slots. */
@@ -197,7 +296,9 @@ static inline int half_full(const ring_t *r, uint64_t head, uint64_t tail) {
 
 static void wake_drainer(void) {
     if (__atomic_exchange_n(&drainer_idle, 0, __ATOMIC_SEQ_CST)) {
+#if DPROF_LINUX
         syscall(SYS_futex, &drainer_idle, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#endif
     }
 }
 
@@ -257,6 +358,16 @@ static void ring_file_remove(uint64_t seq) {
     }
 }
 
+/* Reserves the file's blocks (0 on success): posix_fallocate on Linux; macOS has no such call, and
+   ftruncate only sets the size, so there a full disk may still raise SIGBUS in a probe. */
+static int reserve_blocks(int fd, off_t bytes) {
+#if DPROF_LINUX
+    return posix_fallocate(fd, 0, bytes);
+#else
+    return ftruncate(fd, bytes);
+#endif
+}
+
 /*
  * Maps a ring of `bytes`: a file's blocks reserved first, so a full disk refuses the ring here
  * instead of raising SIGBUS in a probe later; else (and for the agent's own threads, whose events
@@ -269,7 +380,7 @@ static ring_t *ring_map(size_t bytes, uint64_t *seq, int *durable) {
     pthread_mutex_unlock(&registry_lock);
     if (fd >= 0) {
         void *mem = MAP_FAILED;
-        if (posix_fallocate(fd, 0, (off_t) bytes) == 0) {
+        if (reserve_blocks(fd, (off_t) bytes) == 0) {
             mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         }
         close(fd);
@@ -386,39 +497,233 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved) {
 /* ---- NativeClock ---- */
 
 JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_rdtsc(JNIEnv *env, jclass cls) {
-    return (jlong) __rdtsc();
+    return (jlong) counter_read();
 }
 
 JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_rdtscpOrdered(JNIEnv *env, jclass cls) {
-    unsigned int aux;
-    uint64_t t = __rdtscp(&aux);
-    _mm_lfence();
-    return (jlong) t;
+    return (jlong) counter_read_ordered();
 }
 
 JNIEXPORT jint JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_cpuId(JNIEnv *env, jclass cls) {
+#if DPROF_X86_64
     unsigned int aux;
     __rdtscp(&aux);
     return (jint) (aux & 0xFFF);
-}
-
-static int cpuid_ext_edx_bit(unsigned int leaf, int bit) {
-    unsigned int eax, ebx, ecx, edx;
-    if (__get_cpuid_max(0x80000000u, NULL) < leaf) {
-        return 0;
-    }
-    if (!__get_cpuid(leaf, &eax, &ebx, &ecx, &edx)) {
-        return 0;
-    }
-    return (edx >> bit) & 1;
+#elif DPROF_LINUX
+    int cpu = sched_getcpu();
+    return cpu < 0 ? 0 : (jint) cpu;
+#else
+    return 0;
+#endif
 }
 
 JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_hasRdtscp(JNIEnv *env, jclass cls) {
-    return cpuid_ext_edx_bit(0x80000001u, 27) ? JNI_TRUE : JNI_FALSE;
+    return has_rdtscp() ? JNI_TRUE : JNI_FALSE;
 }
 
 JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_invariantTsc(JNIEnv *env, jclass cls) {
-    return cpuid_ext_edx_bit(0x80000007u, 8) ? JNI_TRUE : JNI_FALSE;
+#if DPROF_X86_64
+    return cpuid_ext_edx_bit(0x80000007u, 8) ? JNI_TRUE : JNI_FALSE; /* CPUID 0x80000007 EDX bit 8 */
+#else
+    /* The generic timer's system counter runs at a fixed rate in an always-on power domain (Arm ARM
+       D11.1.2): it is invariant by architecture. */
+    return JNI_TRUE;
+#endif
+}
+
+JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_counterFrequency(JNIEnv *env, jclass cls) {
+    return (jlong) counter_frequency();
+}
+
+JNIEXPORT jstring JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_counterName(JNIEnv *env, jclass cls) {
+#if DPROF_X86_64
+    return (*env)->NewStringUTF(env, "rdtsc");
+#else
+    return (*env)->NewStringUTF(env, "cntvct_el0");
+#endif
+}
+
+/*
+ * The per-CPU counter check: whether every CPU's counter agrees (after the kernel's boot-time
+ * check_tsc_warp, without its lock). One thread per CPU of the process's affinity mask, each pinned
+ * to its CPU, publishes its latest read in a slot of its own (release store). In each turn a thread
+ * loads the other slots (acquire), then reads the counter (ordered): its read is causally after each
+ * value it loaded, which was read before it was stored, so a read lower than a loaded value is a
+ * counter behind another's: out of order. A value loaded for the first time counts as a crossing,
+ * a comparison with a fresh read of another CPU; the check ends after `enough` of them, or at its
+ * deadline. Nothing waits for another thread: on a busy machine a thread descheduled for a while
+ * only leaves its slot stale (a lock would stall every other thread behind it: with a ticket lock at
+ * load average 45, 20 ms gave 128 reads and one crossing).
+ */
+enum { WARP_CPUS, WARP_READS, WARP_CROSSINGS, WARP_BACKWARDS, WARP_MAX_BACKWARD, WARP_FIELDS };
+
+/* The read the check takes on a CPU; native_test.c puts a skewed counter here, to see it caught. */
+#ifndef WARP_READ
+#  define WARP_READ(cpu) counter_read_fenced()
+#endif
+
+typedef struct {
+    uint64_t value;                      /* the thread's latest read; 0 before its first */
+    char pad[CACHE_LINE - sizeof(uint64_t)];
+} warp_slot_t;
+
+typedef struct {
+    warp_slot_t *slots;
+    int n;
+    uint64_t enough;                     /* crossings after which the check ends */
+    uint64_t crossings;                  /* atomic: all threads' crossings so far */
+    struct timespec deadline;
+} warp_t;
+
+typedef struct {
+    warp_t *w;
+    int index;
+    int cpu;
+    int pinned;
+    uint64_t reads, crossings, backwards, max_backward;
+} warp_thread_t;
+
+static int after_deadline(const struct timespec *deadline) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > deadline->tv_sec || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
+static void *warp_run(void *p) {
+    warp_thread_t *t = (warp_thread_t *) p;
+    warp_t *w = t->w;
+#if DPROF_LINUX
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(t->cpu, &one);
+    t->pinned = sched_setaffinity(0, sizeof one, &one) == 0;
+#endif
+    uint64_t *seen = calloc((size_t) w->n, sizeof *seen);
+    if (!t->pinned || seen == NULL) {
+        free(seen);
+        return NULL;
+    }
+    uint64_t reported = 0;
+    for (unsigned i = 1;; i++) {
+        uint64_t highest = 0;
+        uint64_t fresh = 0;
+        for (int j = 0; j < w->n; j++) {
+            if (j == t->index) {
+                continue;
+            }
+            uint64_t v = __atomic_load_n(&w->slots[j].value, __ATOMIC_ACQUIRE);
+            if (v != seen[j]) {
+                seen[j] = v;
+                fresh++;
+            }
+            highest = v > highest ? v : highest;
+        }
+        uint64_t now = WARP_READ(t->cpu);
+        t->reads++;
+        t->crossings += fresh;
+        if (now < highest) {
+            t->backwards++;
+            t->max_backward = highest - now > t->max_backward ? highest - now : t->max_backward;
+        }
+        __atomic_store_n(&w->slots[t->index].value, now, __ATOMIC_RELEASE);
+        /* The clock call costs far more than a turn: look at it every 64 turns. */
+        if ((i & 63) == 0) {
+            uint64_t all = __atomic_add_fetch(&w->crossings, t->crossings - reported, __ATOMIC_RELAXED);
+            reported = t->crossings;
+            if (all >= w->enough || after_deadline(&w->deadline)) {
+                free(seen);
+                return NULL;
+            }
+        }
+    }
+}
+
+/* Runs the check until `enough` crossings or for at most about budget_nanos; fills out[WARP_FIELDS].
+   Returns 0, or -1 if not checked here. */
+static int counter_check(int64_t budget_nanos, uint64_t enough, uint64_t out[WARP_FIELDS]) {
+    memset(out, 0, WARP_FIELDS * sizeof out[0]);
+#if DPROF_LINUX
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+        return -1;
+    }
+    int n = CPU_COUNT(&allowed);
+    warp_t w;
+    memset(&w, 0, sizeof w);
+    w.n = n;
+    w.enough = enough;
+    clock_gettime(CLOCK_MONOTONIC, &w.deadline);
+    w.deadline.tv_sec += budget_nanos / 1000000000;
+    w.deadline.tv_nsec += budget_nanos % 1000000000;
+    if (w.deadline.tv_nsec >= 1000000000) {
+        w.deadline.tv_sec++;
+        w.deadline.tv_nsec -= 1000000000;
+    }
+    void *slots = NULL;
+    warp_thread_t *threads = calloc((size_t) n, sizeof *threads);
+    pthread_t *ids = calloc((size_t) n, sizeof *ids);
+    int *started = calloc((size_t) n, sizeof *started);
+    if (threads == NULL || ids == NULL || started == NULL
+            || posix_memalign(&slots, CACHE_LINE, (size_t) n * sizeof(warp_slot_t)) != 0) {
+        free(threads);
+        free(ids);
+        free(started);
+        return -1;
+    }
+    memset(slots, 0, (size_t) n * sizeof(warp_slot_t));
+    w.slots = (warp_slot_t *) slots;
+    int k = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && k < n; cpu++) {
+        if (CPU_ISSET(cpu, &allowed)) {
+            threads[k].w = &w;
+            threads[k].index = k;
+            threads[k].cpu = cpu;
+            started[k] = pthread_create(&ids[k], NULL, warp_run, &threads[k]) == 0;
+            k++;
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        if (started[i]) {
+            pthread_join(ids[i], NULL);
+        }
+        if (started[i] && threads[i].pinned) {
+            out[WARP_CPUS]++;
+            out[WARP_READS] += threads[i].reads;
+            out[WARP_CROSSINGS] += threads[i].crossings;
+            out[WARP_BACKWARDS] += threads[i].backwards;
+            if (threads[i].max_backward > out[WARP_MAX_BACKWARD]) {
+                out[WARP_MAX_BACKWARD] = threads[i].max_backward;
+            }
+        }
+    }
+    free(threads);
+    free(ids);
+    free(started);
+    free(slots);
+    return 0;
+#else
+    (void) budget_nanos;
+    (void) enough;
+    return -1;
+#endif
+}
+
+JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeClock_checkCounters(JNIEnv *env, jclass cls,
+                                                                                  jlong budget_nanos, jlong enough,
+                                                                                  jlongArray out) {
+    if (out == NULL || (*env)->GetArrayLength(env, out) < WARP_FIELDS || budget_nanos <= 0 || enough <= 0) {
+        return JNI_FALSE;
+    }
+    uint64_t result[WARP_FIELDS];
+    if (counter_check((int64_t) budget_nanos, (uint64_t) enough, result) != 0) {
+        return JNI_FALSE;
+    }
+    jlong copy[WARP_FIELDS];
+    for (int i = 0; i < WARP_FIELDS; i++) {
+        copy[i] = (jlong) result[i];
+    }
+    (*env)->SetLongArrayRegion(env, out, 0, WARP_FIELDS, copy);
+    return JNI_TRUE;
 }
 
 /* ---- NativeRing: setup ---- */
@@ -430,7 +735,7 @@ JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_configure(JNIEn
         n = 4096;
     }
     /* Without rdtscp the instruction would fault: keep plain rdtsc rather than crash the host. */
-    int m = (mode == CLOCK_RDTSCP && cpuid_ext_edx_bit(0x80000001u, 27)) ? CLOCK_RDTSCP : 0;
+    int m = (mode == CLOCK_RDTSCP && has_rdtscp()) ? CLOCK_RDTSCP : 0;
     __atomic_store_n(&ring_events, n, __ATOMIC_RELAXED);
     __atomic_store_n(&clock_mode, m, __ATOMIC_RELAXED);
 }
@@ -660,9 +965,13 @@ JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_awaitFill(J
         return JNI_FALSE;
     }
     struct timespec timeout = {(time_t) (timeout_nanos / 1000000000), (long) (timeout_nanos % 1000000000)};
+#if DPROF_LINUX
     /* Returns on a wake, on the timeout, on a signal or at once if a producer already cleared the
        word; every case ends the sleep: a spurious return costs one drain pass, nothing else. */
     syscall(SYS_futex, &drainer_idle, FUTEX_WAIT_PRIVATE, 1, &timeout, NULL, 0);
+#else
+    nanosleep(&timeout, NULL); /* no futex: a half-full ring waits for the timeout */
+#endif
     __atomic_store_n(&drainer_idle, 0, __ATOMIC_SEQ_CST);
     return JNI_TRUE;
 }

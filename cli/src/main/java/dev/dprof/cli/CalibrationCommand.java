@@ -7,10 +7,19 @@ import dev.dprof.calibrator.estimate.CalibrationReport;
 import dev.dprof.calibrator.estimate.CalibrationSet;
 import dev.dprof.calibrator.estimate.DomainConversion;
 import dev.dprof.calibrator.estimate.DriftModels;
+import dev.dprof.consolidator.read.ProcessQueue;
+import dev.dprof.consolidator.read.ReadException;
+import dev.dprof.consolidator.read.RecordVisitor;
+import dev.dprof.format.ClockCheck;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,7 +47,7 @@ public final class CalibrationCommand {
         public Integer call() throws CliException, IOException {
             CalibrationSet set;
             try {
-                set = CalibrationSet.load(dirs, DriftModels.parse(drift));
+                set = CalibrationSet.load(dirs, DriftModels.parse(drift)).withClockFaults(clockFaults(dirs));
             } catch (CalibrationException | IllegalArgumentException e) {
                 throw new CliException(e.getMessage());
             }
@@ -49,6 +58,39 @@ public final class CalibrationCommand {
                 print(set, domains);
             }
             return 0;
+        }
+
+        /**
+         * Per domain, why its counter is not one clock, from the clock checks of the process queues whose
+         * agents wrote calibration files under the folders ({@code <queue>/calibration/}; docs/BOUNDS.md,
+         * "The counter is checked"). Files of a stand-alone calibrator have no queue beside them.
+         */
+        private static Map<String, String> clockFaults(List<Path> dirs) throws CliException {
+            Map<String, String> faults = new LinkedHashMap<>();
+            for (Path dir : dirs) {
+                List<Path> queues;
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    queues = walk.filter(d -> d.getFileName() != null && d.getFileName().toString().equals("calibration")
+                            && Files.isDirectory(d) && d.getParent() != null && ProcessQueue.isQueue(d.getParent()))
+                            .map(Path::getParent).sorted().toList();
+                } catch (IOException | UncheckedIOException e) {
+                    throw new CliException(dir + ": cannot list (" + e.getMessage() + ")");
+                }
+                for (Path queueDir : queues) {
+                    try (ProcessQueue queue = ProcessQueue.open(queueDir)) {
+                        String domain = queue.header().domainId();
+                        queue.read(new RecordVisitor() {
+                            @Override
+                            public void clockCheck(ClockCheck check) {
+                                check.fault().ifPresent(why -> faults.putIfAbsent(domain, why + " (" + queueDir + ")"));
+                            }
+                        });
+                    } catch (ReadException e) {
+                        throw new CliException(e.getMessage());
+                    }
+                }
+            }
+            return faults;
         }
 
         private static void print(CalibrationSet set, List<CalibrationReport.Domain> domains) {

@@ -114,6 +114,9 @@ public final class ConsolidateCommand implements Callable<Integer> {
                     c == null || c.outsideSpanEvents() == 0 && c.unboundedEvents() == 0 ? ""
                             : String.format(Locale.ROOT, "; %d events outside the calibrated span, %d without a bound",
                             c.outsideSpanEvents(), c.unboundedEvents()));
+            if (p.clockCheck() != null) {
+                System.out.println("    counter: " + p.clockCheck());
+            }
         }
         StatsCommand.printWeaving(info.weaving().lines(), System.out);
         info.problems().forEach(p -> System.err.println("dprof: " + p));

@@ -3,7 +3,9 @@ package dev.dprof.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.dprof.agent.bootstrap.NativeLibrary;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
@@ -18,6 +20,7 @@ import dev.dprof.format.ThreadInfo;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The one helper of the integration tests: starts a test application in a JVM of its own — given
@@ -77,6 +82,32 @@ final class ForkedJvm {
             fail(jar + " is missing: the integration tests need the packaged dprof.jar");
         }
         return jar;
+    }
+
+    /**
+     * Skips a test that needs the JNI library (ring files, the TSC) when dprof.jar holds none for this
+     * platform, i.e. was built without a C compiler; but fails under {@code CI=true} with a compiler on
+     * the PATH, where a missing library is a broken build.
+     */
+    static void assumeNativeLibrary() {
+        String resource = NativeLibrary.resourceFor(System.getProperty("os.name"), System.getProperty("os.arch"));
+        boolean present;
+        try (JarFile jar = new JarFile(agentJar().toFile())) {
+            present = resource != null && jar.getEntry(resource.substring(1)) != null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (present) {
+            return;
+        }
+        String why = "dprof.jar holds no JNI library for " + System.getProperty("os.name") + "/"
+                + System.getProperty("os.arch") + " (built without a C compiler?)";
+        boolean compiler = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .anyMatch(d -> !d.isEmpty() && (Files.isExecutable(Path.of(d, "gcc")) || Files.isExecutable(Path.of(d, "cc"))));
+        if ("true".equals(System.getenv("CI")) && compiler) {
+            fail(why + ", while CI=true and a C compiler is on the PATH");
+        }
+        assumeTrue(false, why);
     }
 
     /** Writes a YAML config into {@code dir} and returns its path. */

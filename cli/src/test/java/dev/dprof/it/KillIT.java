@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,6 +55,12 @@ import org.junit.jupiter.api.io.TempDir;
 class KillIT {
     static final int DRAIN_MS = 5;
     static final long SLACK_MS = 300;
+
+    /** What a kill leaves is read from the ring files, which only the native rings have. */
+    @BeforeAll
+    static void nativeRings() {
+        ForkedJvm.assumeNativeLibrary();
+    }
 
     @Test
     void killedProcessLeavesAReadableQueue(@TempDir Path tmp) throws Exception {

@@ -40,6 +40,13 @@ public final class RecordType {
      * in version 3.
      */
     public static final int CONNECTION = 'C';
+    /**
+     * Whether the process's counter can be one clock domain ({@link ClockCheck}), written once the
+     * agent's check has run, shortly after the header; added within version 3: a queue without it
+     * reads as before (its domain keeps its bounds, unchecked), and a reader older than it skips it as
+     * an unknown record and says so.
+     */
+    public static final int CLOCK_CHECK = 'K';
 
     private RecordType() {
     }

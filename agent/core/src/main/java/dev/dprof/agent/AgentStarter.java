@@ -113,9 +113,10 @@ final class AgentStarter {
                                        Optional<SimulatedClock> simulated, AgentArgs parsed, String configName,
                                        StartPhases phases) {
         boolean rdtscp = config.clock() == ClockChoice.RDTSCP;
-        String clockLine = RingConfig.init(config.clock() != ClockChoice.NANOTIME,
+        String clockLine = RingConfig.init(config.clock().isCounter(),
                 rdtscp ? RingConfig.CLOCK_RDTSCP : RingConfig.CLOCK_RDTSC, config.ringEvents());
-        ClockSource source = !Rings.NATIVE ? ClockSource.NANOTIME : rdtscp ? ClockSource.RDTSCP : ClockSource.RDTSC;
+        ClockSource source = !Rings.NATIVE ? ClockSource.NANOTIME
+                : !NativeClock.isTsc() ? ClockSource.CNTVCT : rdtscp ? ClockSource.RDTSCP : ClockSource.RDTSC;
         DomainClock clock = new DomainClock(source, Rings.NATIVE ? NativeClock::rdtsc : System::nanoTime, simulated);
         phases.mark("native clock");
         long startTick = clock.now();

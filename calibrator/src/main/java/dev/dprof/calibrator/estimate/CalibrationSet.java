@@ -30,16 +30,26 @@ public final class CalibrationSet {
     private final DriftModel drift;
     /** Whether the conversions rest on the zeros alone. */
     private final boolean withoutExtraPoints;
+    /** Per domain, why its counter is not one clock ({@link #withClockFaults}). */
+    private final Map<String, String> clockFaults;
+    private final Map<String, List<LinePoint>> extra;
 
     private CalibrationSet(Map<String, DomainCalibration> domains, String reference, DriftModel drift,
-                           Map<String, List<LinePoint>> extra) {
+                           Map<String, List<LinePoint>> extra, Map<String, String> clockFaults) {
         this.domains = domains;
         this.reference = reference;
         this.drift = drift;
+        this.extra = extra;
+        this.clockFaults = clockFaults;
         this.withoutExtraPoints = extra.values().stream().allMatch(List::isEmpty);
+        String referenceFault = clockFaults.get(reference);
         for (DomainCalibration d : domains.values()) {
-            conversions.put(d.domainId(), DomainConversion.build(d, drift,
-                    extra.getOrDefault(d.domainId(), List.of())));
+            DomainConversion c = DomainConversion.build(d, drift, extra.getOrDefault(d.domainId(), List.of()));
+            String fault = clockFaults.get(d.domainId());
+            if (fault == null && referenceFault != null && !d.isReference()) {
+                fault = "its reference " + reference + " is not: " + referenceFault;
+            }
+            conversions.put(d.domainId(), fault == null ? c : c.withClockFault(fault));
         }
     }
 
@@ -108,7 +118,7 @@ public final class CalibrationSet {
                 }
             }
         }
-        return new CalibrationSet(domains, references.get(0), drift, Map.of());
+        return new CalibrationSet(domains, references.get(0), drift, Map.of(), Map.of());
     }
 
     /** The same calibration with extra points (matched messages) per domain, against its parent. */
@@ -116,7 +126,34 @@ public final class CalibrationSet {
         if (withoutExtraPoints && extra.values().stream().allMatch(List::isEmpty)) {
             return this; // the same conversions: not built again
         }
-        return new CalibrationSet(domains, reference, drift, extra);
+        return new CalibrationSet(domains, reference, drift, extra, clockFaults);
+    }
+
+    /**
+     * The same calibration where the given domains' counters are not one clock (the agents' clock
+     * checks, format {@code ClockCheck}; docs/BOUNDS.md "The counter is checked"): each gets no bound
+     * and quality {@link Quality#CONTRADICTED}, saying why. A fault of the reference takes every
+     * domain's bounds, since every conversion ends on it. Domains not calibrated here are ignored.
+     *
+     * @param faults one line per domain id
+     */
+    public CalibrationSet withClockFaults(Map<String, String> faults) {
+        Map<String, String> known = new LinkedHashMap<>();
+        faults.forEach((domain, why) -> {
+            if (domains.containsKey(domain)) {
+                known.put(domain, why);
+            }
+        });
+        return known.isEmpty() ? this : new CalibrationSet(domains, reference, drift, extra, known);
+    }
+
+    /** Why the domain's counter is not one clock, when its agent's check (or its reference's) said so. */
+    public Optional<String> clockFault(String domainId) {
+        DomainConversion c = conversions.get(domainId);
+        if (c != null && c.clockFault().isPresent()) {
+            return c.clockFault();
+        }
+        return Optional.ofNullable(clockFaults.get(domainId));
     }
 
     public String reference() {
@@ -140,6 +177,9 @@ public final class CalibrationSet {
         DomainCalibration d = domains.get(domainId);
         if (d == null) {
             throw new CalibrationException("domain " + domainId + " has no calibration (known: " + domains.keySet() + ")");
+        }
+        if (d.isReference() && clockFaults.containsKey(domainId)) {
+            return TickConverter.withoutBounds();
         }
         List<DomainConversion> path = new ArrayList<>();
         for (DomainCalibration at = d; !at.isReference(); at = domains.get(at.parentDomainId().get())) {
@@ -170,6 +210,9 @@ public final class CalibrationSet {
      * a hop's horizon. An empty range ({@code from > to}) means the spans alone.
      */
     public BigFraction[] slopeBounds(String domainId, long from, long to) {
+        if (domainId.equals(reference) && clockFaults.containsKey(domainId)) {
+            return null;
+        }
         BigFraction lo = BigFraction.of(1);
         BigFraction hi = BigFraction.of(1);
         long a = from;
@@ -197,6 +240,9 @@ public final class CalibrationSet {
 
     /** The worst quality along the domain's path to the reference. */
     public Quality quality(String domainId) {
+        if (domainId.equals(reference) && clockFaults.containsKey(domainId)) {
+            return Quality.CONTRADICTED;
+        }
         Quality worst = Quality.REFERENCE;
         for (DomainCalibration at = domains.get(domainId); at != null && !at.isReference();
              at = domains.get(at.parentDomainId().get())) {

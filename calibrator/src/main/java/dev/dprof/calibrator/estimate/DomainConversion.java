@@ -51,6 +51,11 @@ public final class DomainConversion {
     private final boolean contradicted;
     /** The one zero (index in k1 order) without which the rest fits the assumption, or -1. */
     private final int suspect;
+    /**
+     * Why the domain's counter is not one clock (its agent's check, format {@code ClockCheck}), or null:
+     * then no tick gets a bound, whatever the zeros say.
+     */
+    private final String clockFault;
 
     private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
                              long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm) {
@@ -60,7 +65,14 @@ public final class DomainConversion {
     private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
                              long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm,
                              int suspect) {
+        this(calibration, drift, zeros, windows, meanFrequency, violations, supportedPpm, suspect, null);
+    }
+
+    private DomainConversion(DomainCalibration calibration, DriftModel drift, List<Zero> zeros, List<Window> windows,
+                             long[] meanFrequency, List<DriftCheck.Violation> violations, Double supportedPpm,
+                             int suspect, String clockFault) {
         this.suspect = suspect;
+        this.clockFault = clockFault;
         this.calibration = calibration;
         this.drift = drift;
         this.zeros = zeros;
@@ -69,7 +81,7 @@ public final class DomainConversion {
         this.meanFrequency = meanFrequency;
         this.violations = violations;
         this.supportedPpm = supportedPpm;
-        this.contradicted = !violations.isEmpty() || windows.stream().anyMatch(Window::contradicted);
+        this.contradicted = clockFault != null || !violations.isEmpty() || windows.stream().anyMatch(Window::contradicted);
         this.spanFrom = zeros.isEmpty() ? 0 : zeros.get(0).k1();
         this.spanTo = zeros.stream().mapToLong(Zero::k2).max().orElse(0);
         double horizon = Math.ceil(HORIZON_SECONDS * calibration.nominalTickHz());
@@ -130,6 +142,21 @@ public final class DomainConversion {
             }
         }
         return new DomainConversion(calibration, drift, zeros, windows, mean, violations, supported);
+    }
+
+    /**
+     * The same domain when its counter is not one clock ({@code fault}, one line): its quality is
+     * {@link Quality#CONTRADICTED}, since the data (the agent's clock check) contradict the
+     * assumption every bound rests on, and no tick gets a bound.
+     */
+    DomainConversion withClockFault(String fault) {
+        return new DomainConversion(calibration, drift, zeros, List.of(), meanFrequency, violations, supportedPpm,
+                suspect, fault);
+    }
+
+    /** Why the domain's counter is not one clock, when its agent's check said so. */
+    public Optional<String> clockFault() {
+        return Optional.ofNullable(clockFault);
     }
 
     /**
@@ -294,6 +321,9 @@ public final class DomainConversion {
      */
     public List<long[]> contradictedStretches() {
         List<long[]> out = new ArrayList<>();
+        if (clockFault != null && !zeros.isEmpty()) {
+            out.add(new long[] {spanFrom, spanTo});
+        }
         violations.forEach(v -> out.add(new long[] {v.from(), v.to()}));
         windows.stream().filter(Window::contradicted)
                 .forEach(w -> out.add(new long[] {Math.max(w.from, spanFrom), Math.min(w.to, spanTo)}));
@@ -307,6 +337,9 @@ public final class DomainConversion {
     public Optional<String> contradiction() {
         if (!contradicted) {
             return Optional.empty();
+        }
+        if (clockFault != null) {
+            return Optional.of("the counter is not one clock: " + clockFault);
         }
         double hz = calibration.nominalTickHz();
         if (!violations.isEmpty()) {
@@ -336,6 +369,9 @@ public final class DomainConversion {
             return Optional.empty();
         }
         String fallback = "no bound for any tick of this domain";
+        if (clockFault != null) {
+            return Optional.of(fallback + " (its ticks are not readings of one steady clock)");
+        }
         if (drift instanceof DriftModel.BoundedDrift b) {
             String refuted = supportedPpm == null ? "every doubling of the bound up to " + plain(DriftModel.BoundedDrift.MAX_PPM_PER_SECOND) + " ppm/s"
                     : "every bound up to bounded:" + plain(supportedPpm / 2) + ", not bounded:" + plain(supportedPpm);

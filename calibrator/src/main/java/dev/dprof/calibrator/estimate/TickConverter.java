@@ -16,6 +16,8 @@ import java.util.List;
  */
 public final class TickConverter {
     private final DomainConversion.Cursor[] path;
+    /** No tick gets a bound: the reference domain's own counter is not one clock. */
+    private final boolean none;
     private long lo;
     private long hi;
     private long outsideSpan;
@@ -24,7 +26,17 @@ public final class TickConverter {
     private long lastBounded = Long.MIN_VALUE;
 
     TickConverter(List<DomainConversion> pathToReference) {
+        this(pathToReference, false);
+    }
+
+    private TickConverter(List<DomainConversion> pathToReference, boolean none) {
         path = pathToReference.stream().map(DomainConversion::cursor).toArray(DomainConversion.Cursor[]::new);
+        this.none = none;
+    }
+
+    /** A converter that bounds nothing (for the reference domain when its counter is not one clock). */
+    static TickConverter withoutBounds() {
+        return new TickConverter(List.of(), true);
     }
 
     /**
@@ -34,6 +46,12 @@ public final class TickConverter {
      *         assumption); {@link #lo()} and {@link #hi()} are then meaningless
      */
     public boolean convert(long tick) {
+        if (none) {
+            lo = Long.MIN_VALUE;
+            hi = Long.MAX_VALUE;
+            unbounded++;
+            return false;
+        }
         if (path.length == 0) {
             lo = tick;
             hi = tick;

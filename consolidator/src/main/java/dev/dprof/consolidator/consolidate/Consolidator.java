@@ -16,6 +16,7 @@ import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RegionKinds;
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.read.WeavingReports;
+import dev.dprof.format.ClockCheck;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.calibration.DomainCalibration;
@@ -137,11 +138,13 @@ public final class Consolidator {
                         + domains.size() + ": " + domains + "; give --calibration");
             }
             reference = domains.iterator().next();
+            clockFaults(inventory).forEach((domain, why) -> problems.add("domain " + domain + ": " + why
+                    + "; with --sync none its raw ticks are used as they are, and their order across CPUs may be wrong"));
             RunInventory.Process first = inventory.processes().get(0);
             referenceHz = first.header().nominalTickHz();
             referenceTruth = first.header().simulatedClock().orElse(null);
         } else {
-            calibration = calibrationLoad.join(ConsolidationException.class);
+            calibration = calibrationLoad.join(ConsolidationException.class).withClockFaults(clockFaults(inventory));
             phases.accept("calibration");
             for (RunInventory.Process p : inventory.processes()) {
                 if (calibration.conversion(p.header().domainId()).isEmpty()) {
@@ -261,6 +264,20 @@ public final class Consolidator {
         }
     }
 
+    /**
+     * Per domain, why its counter is not one clock, from its processes' clock checks (the first
+     * process that says so; docs/BOUNDS.md "The counter is checked"). A queue without a check
+     * (written before it) says nothing.
+     */
+    private static Map<String, String> clockFaults(RunInventory inventory) {
+        Map<String, String> faults = new LinkedHashMap<>();
+        for (RunInventory.Process p : inventory.processes()) {
+            p.clockCheck().flatMap(ClockCheck::fault).ifPresent(why ->
+                    faults.putIfAbsent(p.header().domainId(), why + " (process " + p.label() + ")"));
+        }
+        return faults;
+    }
+
     private static ProfileInfo.Tcp tcp(CausalIndex causal) {
         TcpFlows flows = causal.tcpFlows();
         return new ProfileInfo.Tcp(flows.paired(), flows.ends(TcpFlows.State.NO_PEER),
@@ -324,7 +341,7 @@ public final class Consolidator {
                 slope == null ? null : slope[0].getNumerator() + "/" + slope[0].getDenominator(),
                 slope == null ? null : slope[1].getNumerator() + "/" + slope[1].getDenominator(),
                 slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue(),
-                fixedInstances(p), summary);
+                fixedInstances(p), summary, p.clockCheck().map(ClockCheck::summary).orElse(null));
     }
 
     /**

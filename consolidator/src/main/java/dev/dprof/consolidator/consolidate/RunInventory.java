@@ -3,6 +3,7 @@ package dev.dprof.consolidator.consolidate;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
+import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
@@ -52,6 +53,7 @@ public final class RunInventory implements AutoCloseable {
         final Set<Long> threadSet = new HashSet<>();
         Optional<ProcessEnd> end = Optional.empty();
         Optional<WeavingSummary> weaving = Optional.empty();
+        Optional<ClockCheck> clockCheck = Optional.empty();
         /** The TCP connections the process described (format version 3), in the order written. */
         final List<TcpConnection> connections = new ArrayList<>();
         long events;
@@ -98,6 +100,11 @@ public final class RunInventory implements AutoCloseable {
 
         public long events() {
             return events;
+        }
+
+        /** Whether the process's counter can be one clock domain; empty for a queue written before the check. */
+        public Optional<ClockCheck> clockCheck() {
+            return clockCheck;
         }
 
         /** What the agent wove for the YAML's regions; empty if the queue does not say. */
@@ -259,6 +266,11 @@ public final class RunInventory implements AutoCloseable {
         @Override
         public void weaving(WeavingSummary weaving) {
             process.weaving = Optional.of(weaving);
+        }
+
+        @Override
+        public void clockCheck(ClockCheck check) {
+            process.clockCheck = Optional.of(check);
         }
 
         @Override

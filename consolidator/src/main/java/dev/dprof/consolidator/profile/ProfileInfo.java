@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.profile;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import java.util.List;
 import java.util.Map;
 
@@ -54,13 +55,25 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
      * @param instances   the dynamic instance id of each region whose id the process fixed at start
      *                    (YAML {@code instance: {property: …}}, the paper's rank-specific region), by name
      * @param calibration what the domain's calibration rests on, or null (reference, or none)
+     * @param clockCheck  whether the process's counter can be one clock domain, in one line (format
+     *                    {@code ClockCheck#summary}); null for a queue written before the check
      */
     public record Process(int index, String host, long pid, String domain, String quality, double nominalTickHz,
                           double probeCostTicks, String simulatedClock, long lostEvents, boolean ended,
                           String slopeLow, String slopeHigh, double slopeLowApprox, double slopeHighApprox,
-                          Map<String, Long> instances, Calibration calibration) {
+                          Map<String, Long> instances, Calibration calibration, String clockCheck) {
+        @JsonCreator
         public Process {
             instances = instances == null ? Map.of() : Map.copyOf(instances);
+        }
+
+        /** A process whose queue says nothing of its counter. */
+        public Process(int index, String host, long pid, String domain, String quality, double nominalTickHz,
+                       double probeCostTicks, String simulatedClock, long lostEvents, boolean ended,
+                       String slopeLow, String slopeHigh, double slopeLowApprox, double slopeHighApprox,
+                       Map<String, Long> instances, Calibration calibration) {
+            this(index, host, pid, domain, quality, nominalTickHz, probeCostTicks, simulatedClock, lostEvents, ended,
+                    slopeLow, slopeHigh, slopeLowApprox, slopeHighApprox, instances, calibration, null);
         }
     }
 

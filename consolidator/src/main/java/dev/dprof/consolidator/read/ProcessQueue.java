@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.read;
 
 import dev.dprof.format.ByteSource;
+import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
@@ -335,6 +336,7 @@ public final class ProcessQueue implements AutoCloseable {
             case RecordType.BATCH -> visitor.batch(batch.reset(in));
             case RecordType.END -> visitor.end(ProcessEnd.decode(in));
             case RecordType.WEAVING -> visitor.weaving(WeavingSummary.decode(in));
+            case RecordType.CLOCK_CHECK -> visitor.clockCheck(ClockCheck.decode(in));
             case RecordType.LOSS -> visitor.loss(ThreadLoss.decode(in));
             case RecordType.CONNECTION -> visitor.connection(TcpConnection.decode(in));
             case RecordType.HEADER -> throw new FormatException("a second process header");

@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.read;
 
+import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
@@ -22,6 +23,9 @@ public interface RecordVisitor {
     }
 
     /** What the agent wove for the YAML's regions; only a process that ended normally wrote it. */
+    default void clockCheck(ClockCheck check) {
+    }
+
     default void weaving(WeavingSummary weaving) {
     }
 
@@ -61,6 +65,11 @@ public interface RecordVisitor {
         @Override
         public void batch(EventBatchReader events) throws FormatException {
             next.batch(events);
+        }
+
+        @Override
+        public void clockCheck(ClockCheck check) {
+            next.clockCheck(check);
         }
 
         @Override

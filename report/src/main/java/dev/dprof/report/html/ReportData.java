@@ -98,6 +98,9 @@ public final class ReportData {
             ObjectNode o = processes.addObject().put("index", p.index()).put("label", p.host() + "-" + p.pid())
                     .put("domain", p.domain()).put("quality", p.quality()).put("lostEvents", p.lostEvents())
                     .put("ended", p.ended());
+            if (p.clockCheck() != null) {
+                o.put("clockCheck", p.clockCheck());
+            }
             finite(o, "slopeLow", p.slopeLowApprox());
             finite(o, "slopeHigh", p.slopeHighApprox());
             if (p.calibration() != null) {

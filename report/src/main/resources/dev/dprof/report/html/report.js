@@ -119,10 +119,11 @@
       ['barrier instances', s.barrierInstances], ['events without a bound', s.unboundedEvents],
       ['reference', s.referenceDomain], ['reference rate', (s.referenceTickHz / 1e9).toFixed(4) + ' GHz']]));
     sec.append(table(['process', 'quality', 'zeros', 'median zero µs', 'frequency bound ppm', 'rate [lo, hi]',
-      'lost events', 'ended'], s.processes.map(p => [p.label, p.quality, p.zeros ?? '–',
+      'lost events', 'ended', 'counter'], s.processes.map(p => [p.label, p.quality, p.zeros ?? '–',
       p.medianZeroWidthNs === undefined ? '–' : fmt(p.medianZeroWidthNs / 1e3),
       p.frequencyWidthPpm === undefined ? '–' : fmt(p.frequencyWidthPpm, 4),
-      p.slopeLow === null ? '–' : range(p.slopeLow, p.slopeHigh, v => fmt(v, 9)), p.lostEvents, p.ended ? 'yes' : 'no']), true));
+      p.slopeLow === null ? '–' : range(p.slopeLow, p.slopeHigh, v => fmt(v, 9)), p.lostEvents, p.ended ? 'yes' : 'no',
+      p.clockCheck ?? '–']), true));
     if (s.problems.length) {
       sec.append(el('div', {class: 'note'}, 'Problems: ' + s.problems.join('; ')));
     }

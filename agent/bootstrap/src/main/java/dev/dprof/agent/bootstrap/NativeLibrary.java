@@ -8,9 +8,14 @@ import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
- * Loads {@code libdprof.so} from this class's own jar (or class directory) so that
+ * Loads dprof's JNI library from this class's own jar (or class directory) so that
  * {@link NativeClock} and {@link NativeRing} work. Never throws: the outcome is one line,
  * {@link #message()}, that says what was loaded or why the agent falls back to System.nanoTime.
+ *
+ * <p>The library is picked by the running OS and architecture ({@link #resourceFor}): the build
+ * puts {@code native/linux-x86_64/libdprof.so}, {@code native/linux-aarch64/libdprof.so} (when the
+ * cross compiler is installed), or on a Mac {@code native/darwin-<arch>/libdprof.dylib} beside
+ * this class. A platform without one, or a build without a C compiler, runs on System.nanoTime.
  *
  * <p>The resource is read with {@code Class.getResourceAsStream}, which also works when this class
  * was loaded by the bootstrap class loader (jar appended with
@@ -21,8 +26,8 @@ import java.util.Locale;
  * Linux, and no file is left behind even if the JVM is killed.
  */
 public final class NativeLibrary {
-    /** Where the build puts the library inside the jar. */
-    static final String RESOURCE = "/dev/dprof/agent/bootstrap/native/linux-x86_64/libdprof.so";
+    /** Where the build puts the libraries inside the jar: one folder per {@code <os>-<arch>}. */
+    static final String RESOURCE_DIR = "/dev/dprof/agent/bootstrap/native/";
 
     private static boolean attempted;
     private static volatile boolean loaded;
@@ -60,21 +65,46 @@ public final class NativeLibrary {
         return message;
     }
 
+    /**
+     * The library's resource path for an {@code os.name} and {@code os.arch}, or null where no
+     * library is built (any OS but Linux and macOS, any architecture but x86-64 and aarch64).
+     */
+    public static String resourceFor(String osName, String osArch) {
+        String os = osName.toLowerCase(Locale.ROOT);
+        String arch = switch (osArch.toLowerCase(Locale.ROOT)) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> null;
+        };
+        if (arch == null) {
+            return null;
+        }
+        if (os.startsWith("linux")) {
+            return RESOURCE_DIR + "linux-" + arch + "/libdprof.so";
+        }
+        if (os.startsWith("mac") || os.startsWith("darwin")) {
+            return RESOURCE_DIR + "darwin-" + arch + "/libdprof.dylib";
+        }
+        return null;
+    }
+
     private static String tryLoad() throws Exception {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+        String os = System.getProperty("os.name", "");
+        String arch = System.getProperty("os.arch", "");
+        String resource = resourceFor(os, arch);
+        if (resource == null) {
             throw new UnsupportedOperationException("no native library for " + os + "/" + arch);
         }
         Path file;
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE)) {
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("resource " + RESOURCE + " not found next to " + NativeLibrary.class.getName());
+                throw new IllegalStateException("resource " + resource + " not found next to "
+                        + NativeLibrary.class.getName() + " (built without a C compiler?)");
             }
             String dir = System.getProperty("dprof.native.tmpdir");
             file = dir == null || dir.isEmpty()
                     ? Files.createTempFile("dprof-", ".so")
-                    : Files.createTempFile(Path.of(dir), "dprof-", ".so");
+                    : Files.createTempFile(Path.of(dir), "dprof-", ".so"); // dlopen ignores the suffix
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
         }
         try {
@@ -84,8 +114,13 @@ public final class NativeLibrary {
         }
         // Linking is lazy; call something so a mismatched library fails here, not in a probe.
         NativeClock.rdtsc();
-        boolean rdtscp = NativeClock.hasRdtscp();
+        String counter = NativeClock.counterName();
         boolean invariant = NativeClock.invariantTsc();
+        if (!counter.equals("rdtsc")) {
+            return "dprof: native clock loaded (" + counter + " at " + NativeClock.counterFrequency() + " Hz"
+                    + (invariant ? "" : ", counter NOT invariant") + ")";
+        }
+        boolean rdtscp = NativeClock.hasRdtscp();
         return "dprof: native clock loaded (rdtsc" + (rdtscp ? ", rdtscp" : ", no rdtscp")
                 + (invariant ? ", invariant TSC" : ", TSC NOT invariant") + ")";
     }

@@ -47,7 +47,7 @@ public final class RingConfig {
                 boolean rdtscp = clockMode == CLOCK_RDTSCP && NativeClock.hasRdtscp();
                 NativeRing.configure(rdtscp ? CLOCK_RDTSCP : CLOCK_RDTSC, ringEvents);
                 nativeReady = true;
-                clockSource = rdtscp ? "rdtscp" : "rdtsc";
+                clockSource = rdtscp ? "rdtscp" : NativeClock.counterName();
                 message = NativeLibrary.message() + "; probes use " + clockSource
                         + (clockMode == CLOCK_RDTSCP && !rdtscp ? " (rdtscp requested but not supported)" : "");
             }
@@ -62,7 +62,7 @@ public final class RingConfig {
         return message;
     }
 
-    /** "rdtsc", "rdtscp" or "nanoTime": the clock source to record in the run's metadata. */
+    /** "rdtsc", "rdtscp", "cntvct_el0" or "nanoTime": the clock source to record in the run's metadata. */
     public static synchronized String clockSource() {
         return clockSource;
     }

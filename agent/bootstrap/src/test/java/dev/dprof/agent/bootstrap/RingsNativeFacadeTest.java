@@ -30,6 +30,7 @@ class RingsNativeFacadeTest {
 
     @BeforeAll
     static void init() throws Exception {
+        NativeRequired.assumeLoaded();
         line = RingConfig.init(true, RingConfig.CLOCK_RDTSC, RING_EVENTS);
         Rings.useRingFiles(ringDir);
     }

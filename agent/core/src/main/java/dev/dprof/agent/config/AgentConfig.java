@@ -37,7 +37,7 @@ public record AgentConfig(
 
     public static final int VERSION = 1;
     public static final String DEFAULT_OUT = "dprof-runs";
-    public static final ClockChoice DEFAULT_CLOCK = ClockChoice.RDTSC;
+    public static final ClockChoice DEFAULT_CLOCK = ClockChoice.TSC;
     public static final int DEFAULT_DRAIN_INTERVAL_MS = 5;
     public static final int MIN_DRAIN_INTERVAL_MS = 1;
     public static final int MAX_DRAIN_INTERVAL_MS = 10;

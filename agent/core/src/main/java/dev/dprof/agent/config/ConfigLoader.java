@@ -429,6 +429,10 @@ public final class ConfigLoader {
             ClockChoice clock = f.has("clock")
                     ? choice(f.value("clock"), "clock", "clock", ClockChoice.values(), ClockChoice::yamlName)
                     : AgentConfig.DEFAULT_CLOCK;
+            String clockProblem = clock.problemOn(System.getProperty("os.arch", ""));
+            if (clockProblem != null) {
+                throw error(f.value("clock"), "clock", clockProblem);
+            }
             int drain = f.has("drainIntervalMs")
                     ? intInRange(f.value("drainIntervalMs"), "drainIntervalMs", AgentConfig.MIN_DRAIN_INTERVAL_MS,
                             AgentConfig.MAX_DRAIN_INTERVAL_MS)

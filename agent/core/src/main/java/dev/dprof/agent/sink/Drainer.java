@@ -8,6 +8,7 @@ import dev.dprof.agent.bootstrap.TcpProbes;
 import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.clock.DomainClock;
+import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
@@ -48,7 +49,9 @@ import java.util.function.Supplier;
  * probe events of every kind on this thread and drains them through its own path into a scratch
  * queue in a temporary directory, deleted afterwards, until the JIT has compiled that path; the
  * agent waits for this before {@code main} ({@link #awaitWarm}), so the compilation is not paid
- * inside the application's run. The warm-up is optional ({@code warmDir} null skips it).
+ * inside the application's run. The warm-up is optional ({@code warmDir} null skips it). Then, while
+ * the application starts, it checks the counter ({@link CounterCheck}, a few ms) and writes the result
+ * ({@link ClockCheck}) before its first pass.
  *
  * <h2>Implementation notes</h2>
  * One instance, one thread: it is the single consumer the rings require. Encoding reuses one
@@ -97,6 +100,8 @@ public final class Drainer implements RingVisitor, Runnable {
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_EVENTS * Rings.SLOT_BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
     private volatile boolean running = true;
+    /** The probe cost measured for the header, written again as an event at the end (drainer thread only). */
+    private long probeCostX1024;
     private volatile Thread thread;
     private long ownThreadId = -1;
     /** While the warm-up writes into its scratch queue (the drainer thread only). */
@@ -226,6 +231,7 @@ public final class Drainer implements RingVisitor, Runnable {
             writeHeader();
             warmUp();
             warm.countDown();
+            writeClockCheck();
             while (running) {
                 sawFullScratch = false;
                 drainOnce(false);
@@ -234,6 +240,7 @@ public final class Drainer implements RingVisitor, Runnable {
                 }
             }
             drainOnce(true);
+            writeProbeCostMarker();
             writeWeaving();
             writeEnd();
             // Everything is in the queue: a reader must not recover the rings' old slots again.
@@ -251,7 +258,18 @@ public final class Drainer implements RingVisitor, Runnable {
         long costX1024 = measureProbeCost();
         header.create(hz, costX1024).encode(out.start());
         out.append(0);
-        writeProbeCostMarker(costX1024);
+        probeCostX1024 = costX1024;
+    }
+
+    /**
+     * Whether the counter can be one clock domain ({@link CounterCheck}): after the warm-up, so the
+     * application's start does not wait for it, and before the first pass.
+     */
+    private void writeClockCheck() {
+        ClockCheck check = CounterCheck.run(Rings.NATIVE);
+        check.encode(out.start());
+        out.append(0);
+        check.fault().ifPresent(f -> warn.accept(f + "; the consolidator gives this domain no bounds"));
     }
 
     /**
@@ -273,11 +291,17 @@ public final class Drainer implements RingVisitor, Runnable {
         return best * 1024 / (2L * pairs);
     }
 
-    private void writeProbeCostMarker(long costX1024) {
+    /**
+     * The probe cost as an event of this thread, for traces. Written after the last drain, before the
+     * weaving summary (whose supplier releases the calibration's final exchange): its tick lies inside
+     * the calibrated span, as every event should. Stamped when the cost was measured, it came before
+     * the calibration's first exchange, and was the one event of a normal run outside the span.
+     */
+    private void writeProbeCostMarker() {
         ByteBuffer slot = ByteBuffer.allocateDirect(Rings.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         slot.putLong(0, clock.raw());
         slot.putInt(8, EventCodes.PROBE_COST);
-        slot.putLong(16, costX1024);
+        slot.putLong(16, probeCostX1024);
         slot.putLong(24, 2L * COST_ROUNDS);
         out.nameThread(ownThreadId, Thread.currentThread().getName());
         out.batch(ownThreadId, slot, 1);

@@ -2,7 +2,7 @@
  * From rings to disk: the {@code Drainer} moves each thread's events off the application's threads
  * into one Chronicle queue per process ({@code QueueSink}), encoded by {@code BatchWriter} in the
  * layouts of {@code format} ({@code docs/FORMAT.md}); plus the nominal tick rate for the header,
- * the network namespace for TCP connection records, and the probe warm-up. A full disk is refused
+ * the check of the counter ({@code CounterCheck}), the network namespace for TCP connection records, and the probe warm-up. A full disk is refused
  * and counted, never a crash.
  */
 package dev.dprof.agent.sink;

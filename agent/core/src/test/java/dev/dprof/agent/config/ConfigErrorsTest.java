@@ -268,12 +268,37 @@ class ConfigErrorsTest {
 
         @Test
         void unknownClock() {
-            fails("clock: tsc\n", "dprof.yaml:1: clock: unknown clock 'tsc' (expected one of rdtsc, rdtscp, nanotime)");
+            fails("clock: hpet\n", "dprof.yaml:1: clock: unknown clock 'hpet' (expected one of tsc, rdtsc, rdtscp, nanotime)");
+        }
+
+        /** rdtsc and rdtscp name x86 instructions: elsewhere they are an error, tsc is the CPU's counter. */
+        @Test
+        void x86ClockNamesOnlyOnX86() {
+            assertEquals(null, ClockChoice.RDTSC.problemOn("amd64"));
+            assertEquals(null, ClockChoice.RDTSCP.problemOn("x86_64"));
+            assertEquals(null, ClockChoice.TSC.problemOn("aarch64"));
+            assertEquals(null, ClockChoice.NANOTIME.problemOn("aarch64"));
+            assertEquals("'rdtsc' is an x86 instruction and this machine is aarch64 (use 'tsc', the CPU's own counter,"
+                    + " or 'nanotime')", ClockChoice.RDTSC.problemOn("aarch64"));
+            assertEquals("'rdtscp' is an x86 instruction and this machine is aarch64 (use 'tsc', the CPU's own counter,"
+                    + " or 'nanotime')", ClockChoice.RDTSCP.problemOn("aarch64"));
+        }
+
+        /** The loader reports it at the clock's line (on x86-64 the alias loads as before). */
+        @Test
+        void x86ClockNameOnThisMachine() throws Exception {
+            String arch = System.getProperty("os.arch");
+            String yaml = "out: x\nclock: rdtsc\n";
+            if (arch.equals("amd64") || arch.equals("x86_64")) {
+                assertEquals(ClockChoice.RDTSC, ConfigLoader.parse(yaml, "dprof.yaml").clock());
+            } else {
+                fails(yaml, "dprof.yaml:2: clock: " + ClockChoice.RDTSC.problemOn(arch));
+            }
         }
 
         @Test
         void clockMissingValue() {
-            fails("clock:\n", "dprof.yaml:1: clock: expected one of rdtsc, rdtscp, nanotime, found nothing");
+            fails("clock:\n", "dprof.yaml:1: clock: expected one of tsc, rdtsc, rdtscp, nanotime, found nothing");
         }
 
         @Test
@@ -359,8 +384,8 @@ class ConfigErrorsTest {
         @Test
         void valueIsQuotedAndEscapedAndCut() {
             fails("clock: \"a\\nb" + "c".repeat(100) + "\"\n",
-                    "dprof.yaml:1: clock: unknown clock 'a\\nb" + "c".repeat(57) + "...' (expected one of rdtsc,"
-                            + " rdtscp, nanotime)");
+                    "dprof.yaml:1: clock: unknown clock 'a\\nb" + "c".repeat(57) + "...' (expected one of tsc,"
+                            + " rdtsc, rdtscp, nanotime)");
         }
     }
 

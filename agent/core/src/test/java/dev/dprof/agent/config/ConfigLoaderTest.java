@@ -128,7 +128,7 @@ class ConfigLoaderTest {
         AgentConfig d = AgentConfig.defaults();
         assertEquals(1, d.version());
         assertEquals(Path.of("dprof-runs"), d.out());
-        assertEquals(ClockChoice.RDTSC, d.clock());
+        assertEquals(ClockChoice.TSC, d.clock());
         assertEquals(5, d.drainIntervalMs());
         assertEquals(65536, d.ringEvents());
         assertTrue(d.annotations());

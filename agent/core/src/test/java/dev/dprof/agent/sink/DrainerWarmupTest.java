@@ -8,6 +8,7 @@ import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.clock.ClockSource;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.format.ByteSource;
+import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.ProcessEnd;
@@ -59,8 +60,9 @@ class DrainerWarmupTest {
             assertEquals(List.of(), left.toList(), "the scratch queue is deleted");
         }
         List<String> records = records(queueDir);
-        assertEquals(List.of("H", "T dprof-drainer", "B " + EventKind.PROBE_COST, "R app.step", "E written 1 lost 0"),
-                records, "header, the drainer's name, its probe-cost marker, the region table, the end:"
+        assertEquals(List.of("H", "K nanoTime", "R app.step", "T dprof-drainer", "B " + EventKind.PROBE_COST,
+                        "E written 1 lost 0"), records, "header, the clock check, the region table, the drainer's name"
+                        + " and its probe-cost marker (after the last drain, inside the calibrated span), the end:"
                         + " no warm-up event, and the region in the process's queue");
     }
 
@@ -113,6 +115,7 @@ class DrainerWarmupTest {
                     int type = in.readByte("type");
                     switch (type) {
                         case RecordType.HEADER -> out.add("H");
+                        case RecordType.CLOCK_CHECK -> out.add("K " + ClockCheck.decode(in).counter());
                         case RecordType.REGION -> out.add("R " + RegionInfo.decode(in).name());
                         case RecordType.THREAD -> out.add("T " + ThreadInfo.decode(in).name());
                         case RecordType.BATCH -> {
