@@ -1,5 +1,7 @@
 package dev.dprof.agent.bootstrap;
 
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -12,8 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Probes woven into the JDK's TCP socket implementations, so that messages are matched without
- * any configuration: every write is a send stamped before its bytes leave, every read a receive
+ * Probes woven into the JDK's TCP socket implementations and into Netty's native transport (its
+ * {@code io.netty.channel.unix} descriptors, which the epoll transport reads and writes without any
+ * JDK channel), so that messages are matched without any configuration: every write is a send stamped before its bytes leave, every read a receive
  * stamped after its bytes arrived, keyed by the connection and byte offsets (layout in
  * {@code dev.dprof.format.TcpRegions}: a = the process's number of the connection, b = the write's
  * first offset / the read's end offset). The first write or read of a connection numbers it and
@@ -23,9 +26,17 @@ import java.util.function.Consumer;
  *
  * <h2>Implementation notes</h2>
  * <ul>
- * <li>The connections live in a weak identity map keyed by the socket implementation object
- * (neither JDK class overrides {@code equals}); a lookup per I/O call costs far less than the
- * system call it accompanies. Only a connection's first I/O allocates (its entry, its addresses)
+ * <li>The connections live in a weak map keyed by the socket implementation object; a lookup per
+ * I/O call costs far less than the system call it accompanies. Neither JDK class overrides
+ * {@code equals}, but Netty's {@code FileDescriptor} compares by descriptor number, which the
+ * kernel reuses once a socket is closed: an entry counts only for the object that made it (its
+ * weakly held owner), and a new socket on a reused number replaces a closed one's entry.</li>
+ * <li>A Netty descriptor is described at its first I/O through Netty's public {@code Socket}
+ * methods, by reflection (the agent does not depend on Netty): {@code getIntOpt(SOL_SOCKET,
+ * SO_PROTOCOL)} tells TCP from UDP and Unix domain sockets (Linux constants: the epoll transport runs
+ * only there), {@code localAddress()}/{@code remoteAddress()} give the endpoints. A descriptor that
+ * is not TCP keeps an entry numbered 0 and records nothing. Netty reads and writes a channel on its
+ * event loop's one thread, so its offsets follow the byte order. Only a connection's first I/O allocates (its entry, its addresses)
  * and, for {@code java.net.Socket}, asks the socket its local address (one system call): the
  * socket implementation keeps the local port but not the address.</li>
  * <li>A connection is numbered and queued for the drainer under the map's lock, before the map
@@ -43,15 +54,24 @@ public final class TcpProbes {
     private static final ConcurrentLinkedQueue<Connection> OPENED = new ConcurrentLinkedQueue<>();
     private static final AtomicLong NUMBERS = new AtomicLong();
     private static final byte[] UNKNOWN = new byte[0];
+    /** Linux's {@code SOL_SOCKET}, {@code SO_PROTOCOL} and {@code IPPROTO_TCP} (asm-generic/socket.h, netinet/in.h). */
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_PROTOCOL = 38;
+    private static final int IPPROTO_TCP = 6;
     private static volatile int writeRegion;
     private static volatile int readRegion;
 
     private TcpProbes() {
     }
 
-    /** One connection of this process: its number, its endpoints, and the bytes written and read so far. */
+    /**
+     * One connection of this process: its number, its endpoints, and the bytes written and read so
+     * far; number 0 for a Netty descriptor that is not a TCP connection.
+     */
     public static final class Connection {
         public final long number;
+        /** The socket object the entry was made for: a map key equal to it but not it is another socket. */
+        final WeakReference<Object> owner;
         public final byte[] localAddress;
         public final int localPort;
         public final byte[] remoteAddress;
@@ -59,8 +79,10 @@ public final class TcpProbes {
         long written;
         long read;
 
-        Connection(long number, byte[] localAddress, int localPort, byte[] remoteAddress, int remotePort) {
+        Connection(long number, Object owner, byte[] localAddress, int localPort, byte[] remoteAddress,
+                   int remotePort) {
             this.number = number;
+            this.owner = new WeakReference<>(owner);
             this.localAddress = localAddress;
             this.localPort = localPort;
             this.remoteAddress = remoteAddress;
@@ -87,21 +109,71 @@ public final class TcpProbes {
      */
     private static Connection connection(Object key, Object socket, InetAddress local, int localPort,
                                          InetAddress remote, int remotePort) {
-        Connection c = CONNECTIONS.get(key);
+        Connection c = known(key);
         if (c != null || localPort <= 0 || remotePort <= 0 || remote == null) {
             return c;
         }
         byte[] localBytes = local != null ? local.getAddress() : localAddressOf(socket);
-        byte[] remoteBytes = remote.getAddress();
+        return add(key, localBytes, localPort, remote.getAddress(), remotePort);
+    }
+
+    /** The entry made for {@code key} itself, or null (none, or one of another object equal to it). */
+    private static Connection known(Object key) {
+        Connection c = CONNECTIONS.get(key);
+        return c != null && c.owner.get() == key ? c : null;
+    }
+
+    /** Numbers {@code key}'s connection (0: not TCP) unless another thread just did. */
+    private static Connection add(Object key, byte[] localAddress, int localPort, byte[] remoteAddress,
+                                  int remotePort) {
         synchronized (CONNECTIONS) {
-            c = CONNECTIONS.get(key);
+            Connection c = known(key);
             if (c == null) {
-                c = new Connection(NUMBERS.incrementAndGet(), localBytes, localPort, remoteBytes, remotePort);
-                OPENED.add(c);
+                boolean tcp = remoteAddress != null;
+                c = new Connection(tcp ? NUMBERS.incrementAndGet() : 0, key, tcp ? localAddress : UNKNOWN, localPort,
+                        tcp ? remoteAddress : UNKNOWN, remotePort);
+                if (tcp) {
+                    OPENED.add(c);
+                }
+                // an equal key of a closed socket (a reused descriptor number) keeps its own entry otherwise
+                CONNECTIONS.remove(key);
                 CONNECTIONS.put(key, c);
             }
+            return c;
         }
-        return c;
+    }
+
+    /**
+     * The connection of a Netty descriptor ({@code io.netty.channel.unix.FileDescriptor} or a
+     * subclass), described at its first I/O; null when it is not a TCP connection or has no peer yet.
+     */
+    private static Connection nativeConnection(Object descriptor) {
+        Connection c = known(descriptor);
+        if (c == null) {
+            c = describeNative(descriptor);
+        }
+        return c == null || c.number == 0 ? null : c;
+    }
+
+    private static Connection describeNative(Object descriptor) {
+        try {
+            Class<?> type = descriptor.getClass();
+            Method option = type.getMethod("getIntOpt", int.class, int.class);
+            if (!Integer.valueOf(IPPROTO_TCP).equals(option.invoke(descriptor, SOL_SOCKET, SO_PROTOCOL))) {
+                return add(descriptor, null, 0, null, 0);
+            }
+            Object local = type.getMethod("localAddress").invoke(descriptor);
+            Object remote = type.getMethod("remoteAddress").invoke(descriptor);
+            if (!(remote instanceof InetSocketAddress r) || r.getAddress() == null || r.getPort() <= 0
+                    || !(local instanceof InetSocketAddress l) || l.getPort() <= 0) {
+                return null;
+            }
+            byte[] localBytes = l.getAddress() != null ? l.getAddress().getAddress() : UNKNOWN;
+            return add(descriptor, localBytes, l.getPort(), r.getAddress().getAddress(), r.getPort());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // not a socket (a pipe, a file), or closed meanwhile: nothing to match
+            return add(descriptor, null, 0, null, 0);
+        }
     }
 
     /** A {@code java.net.Socket} implementation's local address, or none when it cannot say (closed). */
@@ -149,6 +221,21 @@ public final class TcpProbes {
         }
     }
 
+    /** Before a write on a Netty descriptor (epoll transport): {@code write*}, {@code send*}, {@code sendFile}. */
+    public static void beforeNativeWrite(Object descriptor) {
+        Connection c = nativeConnection(descriptor);
+        if (c != null) {
+            Probes.send(writeRegion, c.number, c.written);
+        }
+    }
+
+    /** After a read on a Netty descriptor that returned {@code read} bytes (-1 at the end of the stream). */
+    public static void afterNativeRead(Object descriptor, long read) {
+        if (read > 0) {
+            received(nativeConnection(descriptor), read);
+        }
+    }
+
     private static void received(Connection c, long read) {
         if (c != null) {
             c.read += read;
@@ -159,7 +246,7 @@ public final class TcpProbes {
     /** After a write (socket or channel) that put {@code written} bytes on the wire. */
     public static void afterWrite(Object connection, long written) {
         if (written > 0) {
-            Connection c = CONNECTIONS.get(connection);
+            Connection c = known(connection);
             if (c != null) {
                 c.written += written;
             }

@@ -240,7 +240,7 @@ public final class Weaver {
         if (name.equals(API_CLASS)) {
             return config.annotations() ? ByName.WEAVE : ByName.SKIP;
         }
-        if (name.equals(TcpAdvices.SOCKET_IMPL) || name.equals(TcpAdvices.CHANNEL_IMPL) || handoffs.weaves(name)) {
+        if (TcpAdvices.weaves(name) || handoffs.weaves(name)) {
             return ByName.WEAVE;
         }
         if (name.equals(VirtualThreadAdvices.TYPE)) {
@@ -349,6 +349,7 @@ public final class Weaver {
      */
     private void primeFilter(Instrumentation inst) {
         List<String> names = new ArrayList<>(List.of(API_CLASS, TcpAdvices.SOCKET_IMPL, TcpAdvices.CHANNEL_IMPL,
+                TcpAdvices.NETTY_DESCRIPTOR,
                 VirtualThreadAdvices.TYPE, HandoffWeaving.THREAD, "dev.dprof.agent.Own", "net.bytebuddy.Own",
                 "java.lang.Object"));
         names.addAll(HandoffWeaving.QUEUES);
@@ -446,7 +447,7 @@ public final class Weaver {
         if (type.getName().equals(API_CLASS)) {
             return weaveApi(builder, type);
         }
-        if (type.getName().equals(TcpAdvices.SOCKET_IMPL) || type.getName().equals(TcpAdvices.CHANNEL_IMPL)) {
+        if (TcpAdvices.weaves(type.getName())) {
             return weaveTcp(builder, type);
         }
         if (handoffs.weaves(type.getName())) {
@@ -598,10 +599,14 @@ public final class Weaver {
         return mapping.to(advice).withExceptionHandler(adviceFailed);
     }
 
-    /** The JDK's TCP implementations: sends and receives keyed by byte offsets, no configuration needed. */
+    /** The JDK's and Netty's TCP implementations: sends and receives keyed by byte offsets, no configuration needed. */
     private DynamicType.Builder<?> weaveTcp(DynamicType.Builder<?> builder, TypeDescription type) {
-        TcpProbes.regions(table.register(TcpRegions.WRITE, "send", "tcp", TcpAdvices.SOCKET_IMPL + ", " + TcpAdvices.CHANNEL_IMPL),
-                table.register(TcpRegions.READ, "receive", "tcp", TcpAdvices.SOCKET_IMPL + ", " + TcpAdvices.CHANNEL_IMPL));
+        TcpProbes.regions(table.register(TcpRegions.WRITE, "send", "tcp", TcpAdvices.LOCATION),
+                table.register(TcpRegions.READ, "receive", "tcp", TcpAdvices.LOCATION));
+        String netty = TcpAdvices.nettyClass(type.getName());
+        if (netty != null) {
+            return TcpAdvices.weaveNetty(builder, netty, adviceFailed);
+        }
         if (type.getName().equals(TcpAdvices.SOCKET_IMPL)) {
             return builder
                     .visit(Advice.to(TcpAdvices.SocketWrite.class).withExceptionHandler(adviceFailed)
