@@ -46,6 +46,10 @@ import java.util.function.Consumer;
  * follow the byte order. {@code SocketChannelImpl.write/read} take their lock inside; there the
  * advice runs outside it and concurrent writers to one channel could interleave their offsets —
  * one writer per channel is assumed, and an offset two writes claim is dropped by the consolidator.</li>
+ * <li>A write that sent nothing (a non-blocking socket's full buffer, a failed call) leaves the
+ * offset where it was, and the next write would record a second send at it, which the consolidator
+ * must drop as ambiguous: that write records none, and the first stamp stands for the bytes sent
+ * from the offset, which it precedes too (sound, if later by the wait for the buffer).</li>
  * </ul>
  */
 public final class TcpProbes {
@@ -78,6 +82,8 @@ public final class TcpProbes {
         public final int remotePort;
         long written;
         long read;
+        /** The offset of the last send recorded, -1 before the first. */
+        long stamped = -1;
 
         Connection(long number, Object owner, byte[] localAddress, int localPort, byte[] remoteAddress,
                    int remotePort) {
@@ -193,7 +199,7 @@ public final class TcpProbes {
     public static void beforeSocketWrite(Object impl, int localPort, InetAddress remote, int remotePort) {
         Connection c = connection(impl, impl, null, localPort, remote, remotePort);
         if (c != null) {
-            Probes.send(writeRegion, c.number, c.written);
+            sending(c);
         }
     }
 
@@ -209,7 +215,7 @@ public final class TcpProbes {
         if (local instanceof InetSocketAddress l && remote instanceof InetSocketAddress r) {
             Connection c = connection(channel, channel, l.getAddress(), l.getPort(), r.getAddress(), r.getPort());
             if (c != null) {
-                Probes.send(writeRegion, c.number, c.written);
+                sending(c);
             }
         }
     }
@@ -225,7 +231,7 @@ public final class TcpProbes {
     public static void beforeNativeWrite(Object descriptor) {
         Connection c = nativeConnection(descriptor);
         if (c != null) {
-            Probes.send(writeRegion, c.number, c.written);
+            sending(c);
         }
     }
 
@@ -233,6 +239,15 @@ public final class TcpProbes {
     public static void afterNativeRead(Object descriptor, long read) {
         if (read > 0) {
             received(nativeConnection(descriptor), read);
+        }
+    }
+
+    /** A send at the connection's next offset, unless one was recorded there already (a write that sent nothing). */
+    private static void sending(Connection c) {
+        long offset = c.written;
+        if (offset != c.stamped) {
+            c.stamped = offset;
+            Probes.send(writeRegion, c.number, offset);
         }
     }
 
