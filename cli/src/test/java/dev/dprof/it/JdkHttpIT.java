@@ -15,13 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * HTTPS between JVMs ({@link JdkHttpApp}), with no configuration but the calibration: the JDK's
- * {@code HttpClient} speaks HTTP/1.1 to the JDK's {@code HttpsServer} and HTTP/2 (ALPN {@code h2})
- * to a Netty HTTP/2 server on the epoll transport, all over TLS with a self-signed key this test
+ * HTTP and HTTPS between JVMs ({@link JdkHttpApp}), with no configuration but the calibration: the
+ * JDK's {@code HttpClient} speaks HTTP/1.1 to the JDK's {@code HttpServer} and {@code HttpsServer}, and
+ * HTTP/2 (ALPN {@code h2}) to a Netty HTTP/2 server on the epoll transport, over TLS with a self-signed key this test
  * makes with {@code keytool} in its temporary folder. TLS sits above the probes: they count the
  * encrypted bytes of {@code SocketChannel} and of Netty's native socket, so the records, the
- * handshakes and the requests of every exchange pass {@link TcpTruthCheck} like plain TCP — both
- * connections paired, every write matched by the reads that return its bytes, none left over, the
+ * handshakes and the requests of every exchange pass {@link TcpTruthCheck} like plain TCP — the
+ * three connections paired, every write matched by the reads that return its bytes, none left over, the
  * causal order true to the simulated clocks. The servers end first, without closing their
  * connections (a TLS close message nobody reads would be a write rightly left unmatched).
  */
@@ -29,7 +29,7 @@ class JdkHttpIT {
     private static final int REQUESTS = 30;
 
     @Test
-    void httpsAndHttp2OverTlsAreMatchedByBytes(@TempDir Path tmp) throws Exception {
+    void httpHttpsAndHttp2OverTlsAreMatchedByBytes(@TempDir Path tmp) throws Exception {
         runAndCheck(tmp, Path.of(System.getProperty("java.home")), 443);
     }
 
@@ -49,40 +49,40 @@ class JdkHttpIT {
         assertEquals(0, keytool.waitFor(), keytoolOutput);
 
         Path out = tmp.resolve("out");
-        Output https;
+        Output jdk;
         Output h2;
         Output client;
         SimulatedMachines machines = SimulatedMachines.start(tmp, seed);
         try {
             Path config = ForkedJvm.config(tmp, machines.yaml("# TCP only: the agent records it without regions\n"));
-            Running httpsServer = jvm(tmp, javaHome, config, out, machines).args("https-server", keystore, password).start();
+            Running jdkServers = jvm(tmp, javaHome, config, out, machines).args("jdk-servers", keystore, password).start();
             Running h2Server = jvm(tmp, javaHome, config, out, machines).args("h2-server", keystore, password).start();
-            String httpsPort = httpsServer.awaitLine("listening ").substring("listening ".length());
+            String[] jdkPorts = jdkServers.awaitLine("listening ").split(" ");
             String h2Port = h2Server.awaitLine("listening ").substring("listening ".length());
             Running running = jvm(tmp, javaHome, config, out, machines)
-                    .args("client", keystore, password, httpsPort, h2Port, REQUESTS).start();
+                    .args("client", keystore, password, jdkPorts[1], jdkPorts[2], h2Port, REQUESTS).start();
             running.awaitLine("ready");
-            for (Running server : List.of(httpsServer, h2Server)) {
+            for (Running server : List.of(jdkServers, h2Server)) {
                 server.println("exit");
             }
-            https = httpsServer.await();
+            jdk = jdkServers.await();
             h2 = h2Server.await();
             running.println("exit");
             client = running.await();
         } finally {
             machines.close();
         }
-        for (Output o : List.of(https, h2, client)) {
+        for (Output o : List.of(jdk, h2, client)) {
             assertEquals(0, o.exitCode(), o::toString);
         }
-        assertTrue(client.stdout().containsAll(List.of("HTTP_1_1 " + REQUESTS + " ok", "HTTP_2 " + REQUESTS + " ok")),
-                client::toString);
+        assertTrue(client.stdout().containsAll(List.of("http HTTP_1_1 " + REQUESTS + " ok",
+                "https HTTP_1_1 " + REQUESTS + " ok", "https HTTP_2 " + REQUESTS + " ok")), client::toString);
 
         Path profile = tmp.resolve("profile");
         ProfileInfo info = machines.consolidate(out, profile);
-        TcpTruthCheck.assertMatched(profile, info, 2);
+        TcpTruthCheck.assertMatched(profile, info, 3);
         // each exchange took at least a read at either end of its connection
-        assertTrue(info.messages().matched() >= 4 * REQUESTS, () -> "matched reads: " + info.messages());
+        assertTrue(info.messages().matched() >= 6 * REQUESTS, () -> "matched reads: " + info.messages());
     }
 
     private static ForkedJvm jvm(Path tmp, Path javaHome, Path config, Path out, SimulatedMachines machines) {

@@ -1,5 +1,7 @@
 package dev.dprof.it.app;
 
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.netty.bootstrap.ServerBootstrap;
@@ -47,19 +49,20 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * HTTPS between JVMs with the JDK's own HTTP stack, each role a JVM of its own:
+ * HTTP and HTTPS between JVMs with the JDK's own HTTP stack, each role a JVM of its own:
  * <ul>
- * <li>{@code https-server KEYSTORE PASSWORD}: the JDK's {@code HttpsServer} (HTTP/1.1 over TLS),
- * echoing the body POSTed to {@code /echo};</li>
+ * <li>{@code jdk-servers KEYSTORE PASSWORD}: the JDK's {@code HttpServer} and {@code HttpsServer}
+ * (HTTP/1.1, plain and over TLS), echoing the body POSTed to {@code /echo}; prints
+ * {@code listening HTTP_PORT HTTPS_PORT};</li>
  * <li>{@code h2-server KEYSTORE PASSWORD}: an HTTP/2 server over TLS (ALPN {@code h2}) doing the same,
  * on Netty's native epoll transport with the JDK's TLS engine — the JDK has no HTTP/2 server;</li>
- * <li>{@code client KEYSTORE PASSWORD HTTPS_PORT H2_PORT REQUESTS}: the JDK's {@code HttpClient},
+ * <li>{@code client KEYSTORE PASSWORD HTTP_PORT HTTPS_PORT H2_PORT REQUESTS}: the JDK's {@code HttpClient},
  * {@code REQUESTS} POSTs of bodies from empty to about 100 KB, one after the other, to each server:
- * HTTP/1.1 to the first, HTTP/2 to the second (it fails if the exchange was not HTTP/2); prints
- * {@code HTTP_1_1 N ok} and {@code HTTP_2 N ok}.</li>
+ * HTTP/1.1 to the first two, HTTP/2 to the third (it fails if an exchange was not of its version);
+ * prints {@code http HTTP_1_1 N ok}, {@code https HTTP_1_1 N ok} and {@code https HTTP_2 N ok}.</li>
  * </ul>
  * The keystore (PKCS12, a self-signed key for {@code 127.0.0.1}) is made by the test; the client
- * trusts exactly its certificate. A server prints {@code listening PORT}; every role prints
+ * trusts exactly its certificate. The Netty server prints {@code listening PORT}; every role prints
  * {@code ready} when its work is done and exits on the line {@code exit} on stdin, without closing
  * its connections first, so that the JVMs end without TLS closing messages that nobody reads.
  */
@@ -70,9 +73,10 @@ public final class JdkHttpApp {
     public static void main(String[] args) throws Exception {
         SSLContext tls = tls(Path.of(args[1]), args[2].toCharArray());
         switch (args[0]) {
-            case "https-server" -> httpsServer(tls);
+            case "jdk-servers" -> jdkServers(tls);
             case "h2-server" -> h2Server(Path.of(args[1]), args[2].toCharArray());
-            default -> client(tls, Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]));
+            default -> client(tls, Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
+                    Integer.parseInt(args[6]));
         }
         System.out.println("ready");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -105,18 +109,22 @@ public final class JdkHttpApp {
         return tls;
     }
 
-    private static void httpsServer(SSLContext tls) throws Exception {
-        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(tls));
-        server.createContext("/echo", exchange -> {
+    private static void jdkServers(SSLContext tls) throws Exception {
+        HttpHandler echo = exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             exchange.sendResponseHeaders(200, body.length == 0 ? -1 : body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
-        });
-        server.start();
-        System.out.println("listening " + server.getAddress().getPort());
+        };
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        HttpsServer https = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls));
+        for (HttpServer server : new HttpServer[] {http, https}) {
+            server.createContext("/echo", echo);
+            server.start();
+        }
+        System.out.println("listening " + http.getAddress().getPort() + " " + https.getAddress().getPort());
     }
 
     private static void h2Server(Path keystore, char[] password) throws Exception {
@@ -178,15 +186,16 @@ public final class JdkHttpApp {
         }
     }
 
-    private static void client(SSLContext tls, int httpsPort, int h2Port, int requests) throws Exception {
+    private static void client(SSLContext tls, int httpPort, int httpsPort, int h2Port, int requests) throws Exception {
         HttpClient client = HttpClient.newBuilder().sslContext(tls).build();
-        exchange(client, HttpClient.Version.HTTP_1_1, httpsPort, requests);
-        exchange(client, HttpClient.Version.HTTP_2, h2Port, requests);
+        exchange(client, "http", HttpClient.Version.HTTP_1_1, httpPort, requests);
+        exchange(client, "https", HttpClient.Version.HTTP_1_1, httpsPort, requests);
+        exchange(client, "https", HttpClient.Version.HTTP_2, h2Port, requests);
     }
 
-    private static void exchange(HttpClient client, HttpClient.Version version, int port, int requests)
+    private static void exchange(HttpClient client, String scheme, HttpClient.Version version, int port, int requests)
             throws Exception {
-        URI uri = URI.create("https://127.0.0.1:" + port + "/echo");
+        URI uri = URI.create(scheme + "://127.0.0.1:" + port + "/echo");
         for (int i = 0; i < requests; i++) {
             byte[] body = new byte[i * 5003 % 100_000];
             for (int j = 0; j < body.length; j++) {
@@ -199,6 +208,6 @@ public final class JdkHttpApp {
                         + " bytes back of " + body.length);
             }
         }
-        System.out.println(version + " " + requests + " ok");
+        System.out.println(scheme + " " + version + " " + requests + " ok");
     }
 }

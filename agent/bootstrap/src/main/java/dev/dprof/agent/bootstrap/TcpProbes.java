@@ -16,29 +16,30 @@ import java.util.function.Consumer;
 /**
  * Probes woven into the JDK's TCP socket implementations and into Netty's native transport (its
  * {@code io.netty.channel.unix} descriptors, which the epoll transport reads and writes without any
- * JDK channel), so that messages are matched without any configuration: every write is a send stamped before its bytes leave, every read a receive
- * stamped after its bytes arrived, keyed by the connection and byte offsets (layout in
- * {@code dev.dprof.format.TcpRegions}: a = the process's number of the connection, b = the write's
- * first offset / the read's end offset). The first write or read of a connection numbers it and
- * notes its two endpoints, which the drainer writes as a connection record before any batch
- * holding its events ({@link #drainOpened}); the consolidator pairs the two ends of a connection
- * by those.
+ * JDK channel), so that messages are matched without any configuration: every write is a send
+ * stamped before its bytes leave, every read a receive stamped after its bytes arrived, keyed by the
+ * connection and byte offsets (layout in {@code dev.dprof.format.TcpRegions}: a = the process's
+ * number of the connection, b = the write's first offset / the read's end offset). The first write
+ * or read of a connection numbers it and notes its two endpoints, which the drainer writes as a
+ * connection record before any batch holding its events ({@link #drainOpened}); the consolidator
+ * pairs the two ends of a connection by those.
  *
  * <h2>Implementation notes</h2>
  * <ul>
  * <li>The connections live in a weak map keyed by the socket implementation object; a lookup per
- * I/O call costs far less than the system call it accompanies. Neither JDK class overrides
- * {@code equals}, but Netty's {@code FileDescriptor} compares by descriptor number, which the
- * kernel reuses once a socket is closed: an entry counts only for the object that made it (its
- * weakly held owner), and a new socket on a reused number replaces a closed one's entry.</li>
+ * I/O call costs far less than the system call it accompanies. Only a connection's first I/O
+ * allocates (its entry, its addresses) and, for {@code java.net.Socket}, asks the socket its local
+ * address (one system call): the socket implementation keeps the local port but not the address.</li>
+ * <li>Neither JDK class overrides {@code equals}, but Netty's {@code FileDescriptor} compares by
+ * descriptor number, which the kernel reuses once a socket is closed: an entry counts only for the
+ * object that made it (its weakly held owner), and a new socket on a reused number replaces a closed
+ * one's entry.</li>
  * <li>A Netty descriptor is described at its first I/O through Netty's public {@code Socket}
  * methods, by reflection (the agent does not depend on Netty): {@code getIntOpt(SOL_SOCKET,
- * SO_PROTOCOL)} tells TCP from UDP and Unix domain sockets (Linux constants: the epoll transport runs
- * only there), {@code localAddress()}/{@code remoteAddress()} give the endpoints. A descriptor that
- * is not TCP keeps an entry numbered 0 and records nothing. Netty reads and writes a channel on its
- * event loop's one thread, so its offsets follow the byte order. Only a connection's first I/O allocates (its entry, its addresses)
- * and, for {@code java.net.Socket}, asks the socket its local address (one system call): the
- * socket implementation keeps the local port but not the address.</li>
+ * SO_PROTOCOL)} tells TCP from UDP and Unix domain sockets (Linux constants: the epoll transport
+ * runs only there), {@code localAddress()}/{@code remoteAddress()} give the endpoints. A descriptor
+ * that is not TCP keeps an entry numbered 0 and records nothing. Netty reads and writes a channel
+ * on its event loop's one thread, so its offsets follow the byte order.</li>
  * <li>A connection is numbered and queued for the drainer under the map's lock, before the map
  * shows it to any other thread: whichever thread records its first event, the record is queued
  * before that event is in a ring.</li>
@@ -49,7 +50,7 @@ import java.util.function.Consumer;
  * <li>A write that sent nothing (a non-blocking socket's full buffer, a failed call) leaves the
  * offset where it was, and the next write would record a second send at it, which the consolidator
  * must drop as ambiguous: that write records none, and the first stamp stands for the bytes sent
- * from the offset, which it precedes too (sound, if later by the wait for the buffer).</li>
+ * from the offset, which it precedes too (sound; earlier than the bytes by the wait for the buffer).</li>
  * </ul>
  */
 public final class TcpProbes {
