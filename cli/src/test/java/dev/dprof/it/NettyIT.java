@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * of its own. Netty is on the applications' class path only, never in the agent jar. The profile
  * passes {@link TcpTruthCheck}: both connections paired, every write matched by the reads that
  * return its bytes and none left over, the causal order true to the simulated clocks' truth; and
- * each flow carried exactly the bytes the client sent, which came back unchanged.
+ * each flow carried exactly the bytes the client sent, which came back unchanged (also those sent
+ * from a file with {@code sendfile}).
  */
 class NettyIT {
     private static final int ROUNDS = 40;

@@ -7,6 +7,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
@@ -18,6 +19,8 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,7 +36,9 @@ import java.util.zip.CRC32;
  * <li>{@code client epoll|nio PORT ROUNDS}: one connection; each round writes a header and a payload
  * of a size that varies from 1 byte to about 200 KB (two buffers in one flush: a gathering write,
  * and a message longer than a socket buffer: partial writes and reads) and waits for their echo
- * before the next; prints {@code sent BYTES crc CRC} and {@code received BYTES crc CRC}.</li>
+ * before the next; every tenth payload is sent from a file ({@code DefaultFileRegion}: {@code sendfile},
+ * through {@code LinuxSocket.sendFile} on epoll, {@code FileChannel.transferTo} on NIO); prints
+ * {@code sent BYTES crc CRC} and {@code received BYTES crc CRC}.</li>
  * </ul>
  * The epoll transport is required where asked for: without it the run fails rather than falling
  * back to NIO.
@@ -121,6 +126,7 @@ public final class NettyEchoApp {
                 .connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
         CRC32 sentCrc = new CRC32();
         long sent = 0;
+        Path file = Files.createTempFile("netty-echo-", ".bin");
         for (int round = 0; round < rounds; round++) {
             byte[] payload = new byte[1 + round * 7919 % 200_000];
             for (int i = 0; i < payload.length; i++) {
@@ -133,7 +139,12 @@ public final class NettyEchoApp {
             sentCrc.update(payload);
             sent += headerBytes.length + payload.length;
             channel.write(header);
-            channel.writeAndFlush(channel.alloc().buffer(payload.length).writeBytes(payload));
+            if (round % 10 == 9) {
+                Files.write(file, payload);
+                channel.writeAndFlush(new DefaultFileRegion(file.toFile(), 0, payload.length)).sync();
+            } else {
+                channel.writeAndFlush(channel.alloc().buffer(payload.length).writeBytes(payload));
+            }
             synchronized (echo) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (received.get() < sent) {
@@ -146,6 +157,7 @@ public final class NettyEchoApp {
             }
         }
         channel.close().sync();
+        Files.delete(file);
         System.out.println("sent " + sent + " crc " + sentCrc.getValue());
         synchronized (echo) {
             System.out.println("received " + received.get() + " crc " + receivedCrc.getValue());

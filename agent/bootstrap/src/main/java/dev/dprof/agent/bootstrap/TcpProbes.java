@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketOptions;
+import java.nio.channels.SocketChannel;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -233,6 +234,46 @@ public final class TcpProbes {
         Connection c = nativeConnection(descriptor);
         if (c != null) {
             sending(c);
+        }
+    }
+
+    /**
+     * Before {@code FileChannel.transferTo}: when its target is a connected {@code SocketChannel},
+     * a send at the connection's next offset, which is returned (-1 for any other target). The JDK
+     * sends the file with {@code sendfile} on the socket's descriptor, without the channel's write.
+     */
+    public static long beforeTransfer(Object target) {
+        if (!(target instanceof SocketChannel channel)) {
+            return -1;
+        }
+        Connection c = known(channel);
+        if (c == null) {
+            try {
+                if (channel.getLocalAddress() instanceof InetSocketAddress l
+                        && channel.getRemoteAddress() instanceof InetSocketAddress r) {
+                    c = connection(channel, channel, l.getAddress(), l.getPort(), r.getAddress(), r.getPort());
+                }
+            } catch (java.io.IOException e) {
+                // closed: the transfer fails too, and sends nothing
+            }
+        }
+        if (c == null) {
+            return -1;
+        }
+        sending(c);
+        return c.written;
+    }
+
+    /**
+     * After {@code FileChannel.transferTo} sent {@code transferred} bytes from offset {@code before}:
+     * where the JDK fell back to the channel's own writes, those counted the bytes already.
+     */
+    public static void afterTransfer(Object target, long before, long transferred) {
+        if (before >= 0 && transferred > 0) {
+            Connection c = known(target);
+            if (c != null && c.written < before + transferred) {
+                c.written = before + transferred;
+            }
         }
     }
 

@@ -8,6 +8,8 @@ import dev.dprof.format.EventCodes;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The probes of Netty's native transport ({@link TcpProbes#beforeNativeWrite}, {@link TcpProbes#afterWrite},
- * {@link TcpProbes#afterNativeRead}), called as the advice does, on descriptors that stand for Netty's:
+ * {@link TcpProbes#afterNativeRead}) and of {@code FileChannel.transferTo} a socket, called as the
+ * advice does; Netty's on descriptors that stand for Netty's:
  * public {@code getIntOpt}, {@code localAddress()} and {@code remoteAddress()}, and {@code equals} by
  * descriptor number as {@code io.netty.channel.unix.FileDescriptor} has it. Events are drained from the
  * Java rings of a thread of their own.
@@ -165,5 +168,33 @@ class TcpProbesTest {
         });
         assertEquals(List.of(), events);
         assertEquals(List.of(), opened());
+    }
+
+    @Test
+    void aTransferToASocketIsASendWhoseBytesCountOnce() throws Exception {
+        try (ServerSocketChannel server = ServerSocketChannel.open()
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             SocketChannel client = SocketChannel.open(server.getLocalAddress());
+             SocketChannel accepted = server.accept()) {
+            assertEquals(-1, TcpProbes.beforeTransfer(new Object()), "not a socket: nothing recorded");
+            List<List<Long>> events = recorded(() -> {
+                TcpProbes.afterTransfer(client, TcpProbes.beforeTransfer(client), 100); // sendfile
+                long before = TcpProbes.beforeTransfer(client);
+                // the JDK's fallback: the channel's own write, woven too, counted the bytes already
+                TcpProbes.afterWrite(client, 40);
+                TcpProbes.afterTransfer(client, before, 40);
+                TcpProbes.afterTransfer(client, TcpProbes.beforeTransfer(client), 0); // a full socket buffer
+                TcpProbes.afterTransfer(client, TcpProbes.beforeTransfer(client), 7);
+                TcpProbes.beforeTransfer(client);
+            });
+            List<TcpProbes.Connection> opened = opened();
+            assertEquals(1, opened.size());
+            TcpProbes.Connection c = opened.get(0);
+            assertEquals(((InetSocketAddress) client.getLocalAddress()).getPort(), c.localPort);
+            assertEquals(((InetSocketAddress) server.getLocalAddress()).getPort(), c.remotePort);
+            long n = c.number;
+            assertEquals(List.of(List.of(7L, n, 0L), List.of(7L, n, 100L), List.of(7L, n, 140L), List.of(7L, n, 147L)),
+                    events);
+        }
     }
 }

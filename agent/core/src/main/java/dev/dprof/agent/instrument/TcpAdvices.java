@@ -26,17 +26,22 @@ import net.bytebuddy.matcher.ElementMatchers;
  * write of one buffer, of a memory address, a gathering write) and {@code LinuxSocket.sendFile},
  * which are woven by name, also where an application shades Netty under a prefix of its own
  * ({@code <prefix>.io.netty.…}). Not woven: {@code splice} between sockets and TCP Fast Open's data
- * sent with the connect (both off by default).
+ * sent with the connect (both off by default). {@code FileChannelImpl.transferTo} a socket channel
+ * (Netty's {@code FileRegion} on the NIO transport, any NIO file server) sends with
+ * {@code sendfile}, without the channel's write: woven too, and its other methods stay free for the
+ * YAML's regions.
  */
 final class TcpAdvices {
     static final String SOCKET_IMPL = "sun.nio.ch.NioSocketImpl";
     static final String CHANNEL_IMPL = "sun.nio.ch.SocketChannelImpl";
+    /** Its {@code transferTo} a socket: {@code sendfile}, without {@code SocketChannelImpl.write}. */
+    static final String FILE_CHANNEL_IMPL = "sun.nio.ch.FileChannelImpl";
     static final String NETTY_DESCRIPTOR = "io.netty.channel.unix.FileDescriptor";
     static final String NETTY_SOCKET = "io.netty.channel.unix.Socket";
     static final String NETTY_EPOLL_SOCKET = "io.netty.channel.epoll.LinuxSocket";
     /** Where the TCP regions are recorded, as their location says. */
-    static final String LOCATION = SOCKET_IMPL + ", " + CHANNEL_IMPL + ", " + NETTY_DESCRIPTOR + ", " + NETTY_SOCKET
-            + ", " + NETTY_EPOLL_SOCKET;
+    static final String LOCATION = SOCKET_IMPL + ", " + CHANNEL_IMPL + ", " + FILE_CHANNEL_IMPL + "#transferTo, "
+            + NETTY_DESCRIPTOR + ", " + NETTY_SOCKET + ", " + NETTY_EPOLL_SOCKET;
     private static final List<String> NETTY = List.of(NETTY_DESCRIPTOR, NETTY_SOCKET, NETTY_EPOLL_SOCKET);
 
     private TcpAdvices() {
@@ -44,7 +49,8 @@ final class TcpAdvices {
 
     /** Whether the class {@code name} is one of the JDK's or Netty's TCP implementations that are woven. */
     static boolean weaves(String name) {
-        return name.equals(SOCKET_IMPL) || name.equals(CHANNEL_IMPL) || nettyClass(name) != null;
+        return name.equals(SOCKET_IMPL) || name.equals(CHANNEL_IMPL) || name.equals(FILE_CHANNEL_IMPL)
+                || nettyClass(name) != null;
     }
 
     /** Which of Netty's native classes {@code name} is, also shaded under a prefix; null for none. */
@@ -148,6 +154,20 @@ final class TcpAdvices {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.This Object self, @Advice.Return long read) {
             TcpProbes.afterNativeRead(self, read);
+        }
+    }
+
+    /** {@code FileChannelImpl.transferTo(long, long, WritableByteChannel)}. */
+    static final class Transfer {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long enter(@Advice.Argument(2) Object target) {
+            return TcpProbes.beforeTransfer(target);
+        }
+
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Argument(2) Object target, @Advice.Enter long before,
+                         @Advice.Return long transferred) {
+            TcpProbes.afterTransfer(target, before, transferred);
         }
     }
 }

@@ -447,7 +447,12 @@ public final class Weaver {
         if (type.getName().equals(API_CLASS)) {
             return weaveApi(builder, type);
         }
-        if (TcpAdvices.weaves(type.getName())) {
+        if (type.getName().equals(TcpAdvices.FILE_CHANNEL_IMPL)) {
+            // transferTo only: the YAML's regions may name its other methods (FileChannelImpl#force)
+            builder = builder.visit(Advice.to(TcpAdvices.Transfer.class).withExceptionHandler(adviceFailed)
+                    .on(ElementMatchers.named("transferTo").and(ElementMatchers.takesArguments(3))));
+            registerTcp();
+        } else if (TcpAdvices.weaves(type.getName())) {
             return weaveTcp(builder, type);
         }
         if (handoffs.weaves(type.getName())) {
@@ -601,8 +606,7 @@ public final class Weaver {
 
     /** The JDK's and Netty's TCP implementations: sends and receives keyed by byte offsets, no configuration needed. */
     private DynamicType.Builder<?> weaveTcp(DynamicType.Builder<?> builder, TypeDescription type) {
-        TcpProbes.regions(table.register(TcpRegions.WRITE, "send", "tcp", TcpAdvices.LOCATION),
-                table.register(TcpRegions.READ, "receive", "tcp", TcpAdvices.LOCATION));
+        registerTcp();
         String netty = TcpAdvices.nettyClass(type.getName());
         if (netty != null) {
             return TcpAdvices.weaveNetty(builder, netty, adviceFailed);
@@ -619,6 +623,11 @@ public final class Weaver {
                         .on(ElementMatchers.named("write").and(ElementMatchers.isPublic())))
                 .visit(Advice.to(TcpAdvices.ChannelRead.class).withExceptionHandler(adviceFailed)
                         .on(ElementMatchers.named("read").and(ElementMatchers.isPublic())));
+    }
+
+    private void registerTcp() {
+        TcpProbes.regions(table.register(TcpRegions.WRITE, "send", "tcp", TcpAdvices.LOCATION),
+                table.register(TcpRegions.READ, "receive", "tcp", TcpAdvices.LOCATION));
     }
 
     private Advice.WithCustomMapping mapping(int regionId) {
