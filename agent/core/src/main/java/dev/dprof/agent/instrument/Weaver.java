@@ -240,7 +240,7 @@ public final class Weaver {
         if (name.equals(API_CLASS)) {
             return config.annotations() ? ByName.WEAVE : ByName.SKIP;
         }
-        if (name.equals(TcpAdvices.SOCKET_IMPL) || name.equals(TcpAdvices.CHANNEL_IMPL) || handoffs.weaves(name)) {
+        if (TcpAdvices.weaves(name) || handoffs.weaves(name)) {
             return ByName.WEAVE;
         }
         if (name.equals(VirtualThreadAdvices.TYPE)) {
@@ -354,6 +354,7 @@ public final class Weaver {
      */
     private void primeFilter(Instrumentation inst) {
         List<String> names = new ArrayList<>(List.of(API_CLASS, TcpAdvices.SOCKET_IMPL, TcpAdvices.CHANNEL_IMPL,
+                TcpAdvices.NETTY_DESCRIPTOR,
                 VirtualThreadAdvices.TYPE, HandoffWeaving.THREAD, "dev.dprof.agent.Own", "net.bytebuddy.Own",
                 "java.lang.Object"));
         names.addAll(HandoffWeaving.QUEUES);
@@ -451,7 +452,12 @@ public final class Weaver {
         if (type.getName().equals(API_CLASS)) {
             return weaveApi(builder, type);
         }
-        if (type.getName().equals(TcpAdvices.SOCKET_IMPL) || type.getName().equals(TcpAdvices.CHANNEL_IMPL)) {
+        if (type.getName().equals(TcpAdvices.FILE_CHANNEL_IMPL)) {
+            // transferTo only: the YAML's regions may name its other methods (FileChannelImpl#force)
+            builder = builder.visit(Advice.to(TcpAdvices.Transfer.class).withExceptionHandler(adviceFailed)
+                    .on(ElementMatchers.named("transferTo").and(ElementMatchers.takesArguments(3))));
+            registerTcp();
+        } else if (TcpAdvices.weaves(type.getName())) {
             return weaveTcp(builder, type);
         }
         if (handoffs.weaves(type.getName())) {
@@ -603,10 +609,13 @@ public final class Weaver {
         return mapping.to(advice).withExceptionHandler(adviceFailed);
     }
 
-    /** The JDK's TCP implementations: sends and receives keyed by byte offsets, no configuration needed. */
+    /** The JDK's and Netty's TCP implementations: sends and receives keyed by byte offsets, no configuration needed. */
     private DynamicType.Builder<?> weaveTcp(DynamicType.Builder<?> builder, TypeDescription type) {
-        TcpProbes.regions(table.register(TcpRegions.WRITE, "send", "tcp", TcpAdvices.SOCKET_IMPL + ", " + TcpAdvices.CHANNEL_IMPL),
-                table.register(TcpRegions.READ, "receive", "tcp", TcpAdvices.SOCKET_IMPL + ", " + TcpAdvices.CHANNEL_IMPL));
+        registerTcp();
+        String netty = TcpAdvices.nettyClass(type.getName());
+        if (netty != null) {
+            return TcpAdvices.weaveNetty(builder, netty, adviceFailed);
+        }
         if (type.getName().equals(TcpAdvices.SOCKET_IMPL)) {
             return builder
                     .visit(Advice.to(TcpAdvices.SocketWrite.class).withExceptionHandler(adviceFailed)
@@ -619,6 +628,11 @@ public final class Weaver {
                         .on(ElementMatchers.named("write").and(ElementMatchers.isPublic())))
                 .visit(Advice.to(TcpAdvices.ChannelRead.class).withExceptionHandler(adviceFailed)
                         .on(ElementMatchers.named("read").and(ElementMatchers.isPublic())));
+    }
+
+    private void registerTcp() {
+        TcpProbes.regions(table.register(TcpRegions.WRITE, "send", "tcp", TcpAdvices.LOCATION),
+                table.register(TcpRegions.READ, "receive", "tcp", TcpAdvices.LOCATION));
     }
 
     private Advice.WithCustomMapping mapping(int regionId) {
