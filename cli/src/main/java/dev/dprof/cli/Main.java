@@ -27,7 +27,7 @@ public final class Main {
     public static int run(String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("dprof: " + (e instanceof CliException ? e.getMessage() : e.toString()));
+            line.getErr().println("dprof: " + (e instanceof CliException ? e.getMessage() : unexpected(e)));
             return 1;
         });
         // picocli's own syntax errors (a missing or unknown option): one line, not the usage dump.
@@ -37,6 +37,40 @@ public final class Main {
                     + where.getCommandSpec().qualifiedName() + " --help')");
             return CommandLine.ExitCode.USAGE;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (RuntimeException | Error e) {
+            // What a command did not turn into one line: still one line, never a class name or a stack trace.
+            if (e instanceof VirtualMachineError && !(e instanceof InternalError)) {
+                throw e;
+            }
+            cli.getErr().println("dprof: " + unexpected(e));
+            return 1;
+        }
+    }
+
+    /**
+     * A failure no command explained, as one line: its innermost message, without the class names
+     * of the exceptions that carried it ({@code DPROF_TRACE=1} prints the trace, for a bug report).
+     */
+    static String unexpected(Throwable e) {
+        if (System.getenv("DPROF_TRACE") != null) {
+            e.printStackTrace();
+        }
+        if (e instanceof InternalError) {
+            return "a memory-access fault reading a mapped file (damaged or truncated input?)";
+        }
+        String message = null;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                message = t.getMessage();
+            }
+        }
+        if (message != null) {
+            message = message.replaceAll("(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?::\\s*)?", "")
+                    .strip();
+        }
+        return "unexpected failure" + (message == null || message.isEmpty() ? "" : ": " + message)
+                + " (set DPROF_TRACE=1 for the details)";
     }
 }
