@@ -65,13 +65,18 @@ public final class ProcessLoss {
         if (rings.refused() > 0) {
             reason.append(reason.length() > 0 ? "; " : "").append("refused by the queue: ").append(rings.refused());
         }
-        if (!rings.damaged().isEmpty()) {
-            reason.append(reason.length() > 0 ? "; " : "").append("unreadable ring files: ").append(rings.damaged().size());
+        long unreadable = rings.damaged().size();
+        if (unreadable > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append("unreadable ring files: ").append(unreadable);
+        }
+        if (rings.corruptSlots() > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append("corrupt ring slots: ").append(rings.corruptSlots());
         }
         if (corrupt > 0) {
             reason.append(reason.length() > 0 ? "; " : "").append(corruptReason);
         }
-        return new Counted(full + rings.refused() + corrupt, rings.damaged().isEmpty() && !hidden, reason.toString(),
+        return new Counted(full + rings.refused() + rings.corruptSlots() + corrupt, unreadable == 0 && !hidden,
+                reason.toString(),
                 rings.damaged(), corrupt);
     }
 
