@@ -33,9 +33,9 @@ import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
  * <li><b>Pages allocated before they are touched.</b> Every page Chronicle may touch is allocated
  * through an ordinary {@code write} first, which reports a full disk as an error instead of a
  * fault: the cycle file from its start (Chronicle leaves its index arrays sparse, to be filled
- * later) up to {@link #AHEAD_BYTES} past the write position, read and written back unchanged by
- * this thread (the only writer), again whenever the write position comes within
- * {@link #MARGIN_BYTES} of that end. Another process that fills the disk between two checks
+ * later; those bytes are read and written back unchanged by this thread, the only writer) up to
+ * {@link #AHEAD_BYTES} past the write position (zeros, where nothing is written yet), again
+ * whenever the write position comes within {@link #MARGIN_BYTES} of that end. Another process that fills the disk between two checks
  * makes the next allocation fail and the sink refuse; it can no longer make a page fault.</li>
  * </ul>
  *
@@ -170,8 +170,9 @@ public final class QueueSink implements AutoCloseable {
                 }
                 return true;
             }
-            long need = appender.wire().bytes().writePosition() + size + MARGIN_BYTES;
-            return need <= allocatedTo || allocate(need, need - MARGIN_BYTES + AHEAD_BYTES, keep);
+            long position = appender.wire().bytes().writePosition();
+            long need = position + size + MARGIN_BYTES;
+            return need <= allocatedTo || allocate(position, need, position + size + AHEAD_BYTES, keep);
         } catch (IOException e) {
             return refuse("cannot check free space for " + dir + ": " + e.getMessage());
         }
@@ -181,7 +182,7 @@ public final class QueueSink implements AutoCloseable {
      * Allocates the cycle file's pages up to {@code wanted}, or as far as keeping {@code keep}
      * bytes free allows if that is still at least {@code need}; refuses otherwise.
      */
-    private boolean allocate(long need, long wanted, long keep) throws IOException {
+    private boolean allocate(long position, long need, long wanted, long keep) throws IOException {
         long to = Math.min(wanted, allocatedTo + Math.max(0, store.getUsableSpace() - keep));
         if (to < need) {
             return refuse("disk full: less than " + (keep >> 20) + " MiB would be left free on " + store + " for "
@@ -191,9 +192,13 @@ public final class QueueSink implements AutoCloseable {
             for (long at = allocatedTo; at < to; ) {
                 pages.clear();
                 pages.limit((int) Math.min(pages.capacity(), to - at));
-                file.read(pages, at);
+                if (at < position) {
+                    // Below the write position Chronicle may have written: those bytes go back unchanged.
+                    pages.limit((int) Math.min(pages.limit(), position - at));
+                    file.read(pages, at);
+                }
                 while (pages.hasRemaining()) {
-                    pages.put((byte) 0); // past the file's end: what Chronicle will find there
+                    pages.put((byte) 0); // past the write position (or the file's end) nothing is written yet
                 }
                 pages.flip();
                 while (pages.hasRemaining()) {
@@ -227,7 +232,7 @@ public final class QueueSink implements AutoCloseable {
             file = FileChannel.open(currentFile(), StandardOpenOption.READ, StandardOpenOption.WRITE);
             allocatedTo = 0;
             long position = appender.wire().bytes().writePosition();
-            allocate(position, position + AHEAD_BYTES, reserve / 8);
+            allocate(position, position, position + AHEAD_BYTES, reserve / 8);
         } catch (IOException e) {
             refuse("cannot allocate the queue file's pages in " + dir + ": " + e.getMessage());
         }
