@@ -88,21 +88,30 @@ public final class QueueSink implements AutoCloseable {
         PosixAPI.useNoOpPosixApi();
     }
 
-    /** Opens (creating) the queue in {@code dir} with the default reserve. */
+    /**
+     * Opens (creating) a queue in {@code dir} with the default reserve, leaving the ring files'
+     * reserve as it is (for a queue other than the run's, such as the drainer's warm-up scratch).
+     */
     public static QueueSink open(Path dir) throws IOException {
-        return open(dir, -1);
+        return open(dir, -1, false);
     }
 
     /**
-     * Opens (creating) the queue in {@code dir}.
+     * Opens (creating) the run's queue in {@code dir}; its reserve is the ring files' too.
      *
      * @param reserveBytes the free space never to be used, or negative for the default
      */
     public static QueueSink open(Path dir, long reserveBytes) throws IOException {
+        return open(dir, reserveBytes, true);
+    }
+
+    private static QueueSink open(Path dir, long reserveBytes, boolean rings) throws IOException {
         Files.createDirectories(dir);
         FileStore store = Files.getFileStore(dir);
         long reserve = reserveBytes >= 0 ? reserveBytes : defaultReserve(store.getTotalSpace());
-        Rings.setDiskReserve(reserve);
+        if (rings) {
+            Rings.setDiskReserve(reserve);
+        }
         if (store.getUsableSpace() < reserve + 2 * AHEAD_BYTES) {
             throw new IOException("no space left on " + store + " for " + dir + " (a reserve of "
                     + (reserve >> 20) + " MiB is kept free)");
