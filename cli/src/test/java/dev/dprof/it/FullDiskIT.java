@@ -119,8 +119,17 @@ class FullDiskIT {
         for (int i = 0; i < 100 && store.getUsableSpace() > (56L << 20); i++) {
             Thread.sleep(50); // until the agent has written a few MiB
         }
-        long fill = store.getUsableSpace() - leave;
-        assertEquals(0, command(false, "fallocate", "-l", Long.toString(fill), disk.resolve("filler").toString()));
+        // The agent allocates as it goes: a fill sized a moment earlier may no longer fit; size it again.
+        boolean filled = false;
+        for (int attempt = 0; attempt < 20 && !filled; attempt++) {
+            Path filler = disk.resolve("filler-" + attempt);
+            filled = command(true, "fallocate", "-l", Long.toString(store.getUsableSpace() - leave),
+                    filler.toString()) == 0;
+            if (!filled) {
+                Files.deleteIfExists(filler);
+            }
+        }
+        assertTrue(filled, "fallocate could not fill the disk");
         long freeAfterFill = store.getUsableSpace();
         Output output = app.await();
         assertEquals(0, output.exitCode(), () -> "the application must finish normally (no SIGBUS)\n" + output);
