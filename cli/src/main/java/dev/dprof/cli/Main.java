@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import dev.dprof.consolidator.read.Damage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -57,20 +58,7 @@ public final class Main {
         if (System.getenv("DPROF_TRACE") != null) {
             e.printStackTrace();
         }
-        if (e instanceof InternalError) {
-            return "a memory-access fault reading a mapped file (damaged or truncated input?)";
-        }
-        String message = null;
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                message = t.getMessage();
-            }
-        }
-        if (message != null) {
-            message = message.replaceAll("(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?::\\s*)?", "")
-                    .strip();
-        }
-        return "unexpected failure" + (message == null || message.isEmpty() ? "" : ": " + message)
-                + " (set DPROF_TRACE=1 for the details)";
+        String message = Damage.describe(e);
+        return "unexpected failure: " + message + " (set DPROF_TRACE=1 for the details)";
     }
 }

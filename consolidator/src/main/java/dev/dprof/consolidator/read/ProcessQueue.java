@@ -141,28 +141,8 @@ public final class ProcessQueue implements AutoCloseable {
         return files.problems.isEmpty() ? "" : "; " + String.join("; ", files.problems);
     }
 
-    /**
-     * A library's failure as words for the user: its message (the innermost that has one), never a
-     * class name or a stack trace; a memory-access fault is said as such.
-     */
-    static String describe(Throwable e) {
-        if (e instanceof InternalError) {
-            return "a memory-access fault reading a mapped file (damaged or truncated)";
-        }
-        Throwable t = e;
-        String message = null;
-        while (t != null) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                message = t.getMessage();
-            }
-            t = t.getCause() == t ? null : t.getCause();
-        }
-        if (message == null) {
-            return "unreadable data";
-        }
-        // Chronicle's messages often hold a wrapped exception's name: keep the words after it.
-        message = message.replaceAll("(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?::\\s*)?", "").strip();
-        return message.isEmpty() ? "unreadable data" : message;
+    private static String describe(Throwable e) {
+        return Damage.describe(e);
     }
 
     public Path dir() {
