@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -335,6 +336,9 @@ static void ring_destructor(void *p) {
     __atomic_store_n(&r->dead, 1, __ATOMIC_RELEASE);
 }
 
+/* Free bytes a new ring file must leave on its file system (setDiskReserve). */
+static int64_t disk_reserve = 0;
+
 /* The path of ring file `seq`; false if it does not fit. Caller holds registry_lock, ring_dir set. */
 static int ring_path(char *path, size_t size, uint64_t seq) {
     int n = snprintf(path, size, "%s/%llu.ring", ring_dir, (unsigned long long) seq);
@@ -380,7 +384,12 @@ static ring_t *ring_map(size_t bytes, uint64_t *seq, int *durable) {
     pthread_mutex_unlock(&registry_lock);
     if (fd >= 0) {
         void *mem = MAP_FAILED;
-        if (reserve_blocks(fd, (off_t) bytes) == 0) {
+        /* The disk reserve (shared with the queue): a file that would cut into it is not made. */
+        struct statvfs fs;
+        int room = fstatvfs(fd, &fs) == 0
+                && (uint64_t) fs.f_bavail * fs.f_frsize >= (uint64_t) bytes
+                        + (uint64_t) __atomic_load_n(&disk_reserve, __ATOMIC_RELAXED);
+        if (room && reserve_blocks(fd, (off_t) bytes) == 0) {
             mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         }
         close(fd);
@@ -738,6 +747,11 @@ JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_configure(JNIEn
     int m = (mode == CLOCK_RDTSCP && has_rdtscp()) ? CLOCK_RDTSCP : 0;
     __atomic_store_n(&ring_events, n, __ATOMIC_RELAXED);
     __atomic_store_n(&clock_mode, m, __ATOMIC_RELAXED);
+}
+
+JNIEXPORT void JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_setDiskReserve(JNIEnv *env, jclass cls,
+                                                                                 jlong bytes) {
+    __atomic_store_n(&disk_reserve, bytes < 0 ? 0 : (int64_t) bytes, __ATOMIC_RELAXED);
 }
 
 JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_setRingDirectory(JNIEnv *env, jclass cls,

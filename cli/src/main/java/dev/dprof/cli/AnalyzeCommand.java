@@ -29,6 +29,9 @@ public final class AnalyzeCommand {
     @Parameters(index = "0", paramLabel = "PROFILE", description = "a folder written by 'dprof consolidate'")
     Path profile;
 
+    @Option(names = "--strict", description = Strict.HELP)
+    boolean strict;
+
     Profile open() throws CliException {
         return run(p -> p);
     }
@@ -41,7 +44,10 @@ public final class AnalyzeCommand {
     /** Opens the profile and runs {@code analysis} on it; a bad profile is one clear line. */
     <T> T run(Analysis<T> analysis) throws CliException {
         try {
-            return analysis.of(Profile.open(profile));
+            Profile p = Profile.open(profile);
+            Strict.list(p.info().problems());
+            Strict.check(strict, p.info().problems());
+            return analysis.of(p);
         } catch (ProfileException e) {
             throw new CliException(e.getMessage());
         }

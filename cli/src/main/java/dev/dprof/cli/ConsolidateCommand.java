@@ -52,6 +52,9 @@ public final class ConsolidateCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
+    @Option(names = "--strict", description = Strict.HELP)
+    boolean strict;
+
     @Override
     public Integer call() throws CliException, IOException {
         Consolidator.Sync method;
@@ -120,6 +123,7 @@ public final class ConsolidateCommand implements Callable<Integer> {
         }
         StatsCommand.printWeaving(info.weaving().lines(), System.out);
         info.problems().forEach(p -> System.err.println("dprof: " + p));
+        Strict.check(strict, info.problems());
         return 0;
     }
 

@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import dev.dprof.consolidator.read.Damage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -27,7 +28,7 @@ public final class Main {
     public static int run(String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("dprof: " + (e instanceof CliException ? e.getMessage() : e.toString()));
+            line.getErr().println("dprof: " + (e instanceof CliException ? e.getMessage() : unexpected(e)));
             return 1;
         });
         // picocli's own syntax errors (a missing or unknown option): one line, not the usage dump.
@@ -37,6 +38,27 @@ public final class Main {
                     + where.getCommandSpec().qualifiedName() + " --help')");
             return CommandLine.ExitCode.USAGE;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (RuntimeException | Error e) {
+            // What a command did not turn into one line: still one line, never a class name or a stack trace.
+            if (e instanceof VirtualMachineError && !(e instanceof InternalError)) {
+                throw e;
+            }
+            cli.getErr().println("dprof: " + unexpected(e));
+            return 1;
+        }
+    }
+
+    /**
+     * A failure no command explained, as one line: its innermost message, without the class names
+     * of the exceptions that carried it ({@code DPROF_TRACE=1} prints the trace, for a bug report).
+     */
+    static String unexpected(Throwable e) {
+        if (System.getenv("DPROF_TRACE") != null) {
+            e.printStackTrace();
+        }
+        String message = Damage.describe(e);
+        return "unexpected failure: " + message + " (set DPROF_TRACE=1 for the details)";
     }
 }

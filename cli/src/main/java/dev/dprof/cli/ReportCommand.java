@@ -53,6 +53,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--no-baselines", description = "leave out the comparison with lr, ch and clc (three more profiles)")
     boolean noBaselines;
 
+    @Option(names = "--strict", description = Strict.HELP)
+    boolean strict;
+
     @Option(names = "--max-spans", paramLabel = "N", defaultValue = "2000",
             description = "timeline: the longest N region instances per thread (default ${DEFAULT-VALUE})")
     int maxSpans;
@@ -65,6 +68,8 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (ProfileException e) {
             throw new CliException(e.getMessage());
         }
+        Strict.list(p.info().problems());
+        Strict.check(strict, p.info().problems());
         write(p, new ReportData.Options(body, barrier, from, to, ReportData.Options.CURVES, maxSpans, 2000,
                 !noBaselines), null, html == null ? profile.resolve("report.html") : html, json);
         if (perfetto != null) {

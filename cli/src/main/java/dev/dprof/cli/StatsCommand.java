@@ -28,6 +28,9 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the figures as JSON")
     Path json;
 
+    @Option(names = "--strict", description = Strict.HELP)
+    boolean strict;
+
     @Override
     public Integer call() throws CliException, IOException {
         RunStatistics stats;
@@ -41,6 +44,7 @@ public final class StatsCommand implements Callable<Integer> {
         if (json != null) {
             Json.write(json, toJson(stats));
         }
+        Strict.check(strict, stats.problems());
         return 0;
     }
 

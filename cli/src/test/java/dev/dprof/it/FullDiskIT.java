@@ -102,6 +102,52 @@ class FullDiskIT {
                 && line.endsWith("the application runs unprofiled"), line);
     }
 
+    /**
+     * Another process fills the disk at once, between two of the agent's checks, while the
+     * application records (the agent's pages are allocated before Chronicle touches them, so the
+     * next allocation fails instead of a page faulting): the application ends normally, the agent
+     * uses nothing of what is left, and the run says what it lost and consolidates.
+     */
+    @Test
+    void anotherProcessFillingTheDiskNeverFaultsTheHost(@TempDir Path tmp) throws Exception {
+        Path disk = mountTmpfs(tmp, "64m");
+        Path out = disk.resolve("out");
+        long leave = 3L << 20; // below the 8 MiB reserve of a 64 MiB file system
+        ForkedJvm.Running app = ForkedJvm.app(FloodApp.class, tmp).agent(ForkedJvm.config(tmp, YAML), out)
+                .args(disk, leave + (1L << 20), CALLS_AFTER).start();
+        java.nio.file.FileStore store = Files.getFileStore(disk);
+        for (int i = 0; i < 100 && store.getUsableSpace() > (56L << 20); i++) {
+            Thread.sleep(50); // until the agent has written a few MiB
+        }
+        // The agent allocates as it goes: a fill sized a moment earlier may no longer fit; size it again.
+        boolean filled = false;
+        for (int attempt = 0; attempt < 20 && !filled; attempt++) {
+            Path filler = disk.resolve("filler-" + attempt);
+            filled = command(true, "fallocate", "-l", Long.toString(store.getUsableSpace() - leave),
+                    filler.toString()) == 0;
+            if (!filled) {
+                Files.deleteIfExists(filler);
+            }
+        }
+        assertTrue(filled, "fallocate could not fill the disk");
+        long freeAfterFill = store.getUsableSpace();
+        Output output = app.await();
+        assertEquals(0, output.exitCode(), () -> "the application must finish normally (no SIGBUS)\n" + output);
+        assertEquals(List.of("sent"), output.stdout(), output::toString);
+        assertTrue(output.dprofLines().stream().anyMatch(l -> l.contains("disk full")), output::toString);
+        long freeAtEnd = store.getUsableSpace();
+        assertTrue(freeAtEnd >= freeAfterFill - (1L << 20), () -> "the agent wrote into the reserve: "
+                + freeAtEnd + " bytes free, " + freeAfterFill + " after the filler");
+
+        Recording run = Recording.readOnly(out);
+        assertEquals(List.of(), run.problems());
+        ProcessEnd end = run.end().orElseThrow(() -> new AssertionError("the end record fits in the reserve"));
+        assertTrue(end.lostEvents() > 0 && end.reason().contains("disk full"), end::toString);
+        assertEquals(end.eventsWritten(), run.events().size(), "every event the agent counted as written is readable");
+        assertEquals(0, dev.dprof.cli.Main.run("consolidate", "--quiet", "--sync", "none", "--out",
+                tmp.resolve("profile").toString(), run.dir().toString()));
+    }
+
     private Path mountTmpfs(Path tmp, String size) throws Exception {
         Path disk = Files.createDirectory(tmp.resolve("disk"));
         int exit = command(false, "mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", disk.toString());

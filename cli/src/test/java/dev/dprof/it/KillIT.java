@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.agent.sink.QueueSink;
 import dev.dprof.cli.Main;
+import dev.dprof.consolidator.read.Damage;
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.stats.RegionStats;
 import dev.dprof.consolidator.stats.RunStatistics;
@@ -216,7 +217,8 @@ class KillIT {
         assertEquals(2, queues.size(), queues::toString);
         RunStatistics stats = RunStatistics.of(queues);
         assertEquals(1, stats.processes());
-        assertEquals(List.of(headerless + ": empty queue, the process header is missing; left out"), stats.problems());
+        assertEquals(List.of(Damage.line(headerless + ": empty queue, the process header is missing; left out")),
+                stats.problems());
         assertEquals(List.of(200L, 200L), stats.regions().stream().filter(r -> r.name().startsWith("count."))
                 .map(RegionStats::count).toList());
         assertEquals(0, Main.run("stats", out.toString()));

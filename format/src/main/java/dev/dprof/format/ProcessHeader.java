@@ -66,6 +66,10 @@ public record ProcessHeader(
         }
         String note = in.readString("clock note");
         double hz = in.readDouble("nominal tick rate");
+        String rateProblem = TickRate.problem(hz);
+        if (rateProblem != null) {
+            throw new FormatException("nominal " + rateProblem);
+        }
         String sim = in.readString("simulated clock");
         Optional<SimulatedClock> simulated;
         try {

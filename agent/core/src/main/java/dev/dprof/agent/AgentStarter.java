@@ -149,7 +149,8 @@ final class AgentStarter {
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
         // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
-        Drainer drainer = new Drainer(() -> QueueSink.open(dir), table, clock, rdtscp, config.drainIntervalMs(),
+        Drainer drainer = new Drainer(
+                () -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp, config.drainIntervalMs(),
                 config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
                 AgentStarter::warn);
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.

@@ -10,6 +10,7 @@ import dev.dprof.clock.SimulatedClock;
 import dev.dprof.consolidator.analysis.messages.HandoffMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.consolidator.read.Damage;
 import dev.dprof.consolidator.read.ProcessLoss;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
@@ -115,13 +116,6 @@ public final class Consolidator {
             throws ConsolidationException, IOException {
         phases.accept("pass 1: inventory of every queue");
         List<String> problems = new ArrayList<>(inventory.problems());
-        for (RunInventory.Process p : inventory.processes()) {
-            if (p.end().isEmpty()) {
-                problems.add("process " + p.label() + " (" + p.dir() + ") did not end normally (killed?): its complete"
-                        + " events are used" + p.queue().recovered().map(r -> " (" + r + ")").orElse("")
-                        + "; " + lossLine(p.queue().loss()) + "; regions it left open have no exit");
-            }
-        }
         CausalIndex causal = new CausalIndex(inventory);
         phases.accept("causal index");
 
@@ -214,10 +208,30 @@ public final class Consolidator {
             }
             progress.accept(written);
             phases.accept("pass 2: read, convert, merge, write events.bin");
+            // A batch the first pass only counted may prove corrupt when decoded: its events are lost here.
+            long[] corrupt = new long[inventory.processes().size()];
+            for (ThreadStream s : streams) {
+                corrupt[s.process] += s.corruptEvents;
+                if (s.corruptEvents > 0) {
+                    RunInventory.Process p = inventory.processes().get(s.process);
+                    problems.add(Damage.line(p.dir() + ": thread " + streamInfos.get(s.stream).thread() + ": "
+                            + s.corruptEvents + " events of corrupt batches left out (" + s.firstCorruption + ")"));
+                }
+            }
+            List<ProcessLoss.Counted> losses = new ArrayList<>();
+            for (RunInventory.Process p : inventory.processes()) {
+                ProcessLoss.Counted loss = p.queue().loss().withCorrupt(corrupt[p.index()]);
+                losses.add(loss);
+                if (p.end().isEmpty()) {
+                    problems.add("process " + p.label() + " (" + p.dir() + ") did not end normally (killed?): its"
+                            + " complete events are used" + p.queue().recovered().map(r -> " (" + r + ")").orElse("")
+                            + "; " + lossLine(loss) + "; regions it left open have no exit");
+                }
+            }
             // After pass 2: each process's duration bounds must cover the ticks its threads converted.
             for (RunInventory.Process p : inventory.processes()) {
                 ProfileInfo.Process info = processInfo(p, calibration, calibrationSummaries,
-                        Coverage.of(boundsOfProcess.get(processInfos.size())));
+                        Coverage.of(boundsOfProcess.get(processInfos.size())), losses.get(p.index()));
                 processInfos.add(info);
                 ProfileInfo.Calibration c = info.calibration();
                 if (c != null && c.contradiction() != null) {
@@ -325,7 +339,8 @@ public final class Consolidator {
     }
 
     private static ProfileInfo.Process processInfo(RunInventory.Process p, CalibrationSet calibration,
-                                                   Map<String, CalibrationReport.Domain> summaries, Coverage coverage) {
+                                                   Map<String, CalibrationReport.Domain> summaries, Coverage coverage,
+                                                   ProcessLoss.Counted loss) {
         String domain = p.header().domainId();
         BigFraction[] slope = calibration == null ? new BigFraction[] {BigFraction.of(1), BigFraction.of(1)}
                 : calibration.slopeBounds(domain, coverage.first(), coverage.last());
@@ -337,7 +352,7 @@ public final class Consolidator {
         return new ProfileInfo.Process(p.index(), p.header().host(), p.header().pid(), domain, quality,
                 p.header().nominalTickHz(), p.header().probeCostTicksX1024() / 1024.0,
                 p.header().simulatedClock().map(SimulatedClock::spec).orElse(null),
-                p.queue().loss().events(), p.end().isPresent(),
+                loss.events(), p.end().isPresent(),
                 slope == null ? null : slope[0].getNumerator() + "/" + slope[0].getDenominator(),
                 slope == null ? null : slope[1].getNumerator() + "/" + slope[1].getDenominator(),
                 slope == null ? Double.NaN : slope[0].doubleValue(), slope == null ? Double.NaN : slope[1].doubleValue(),

@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.consolidate;
 
+import dev.dprof.consolidator.read.Damage;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
@@ -130,53 +131,58 @@ public final class RunInventory implements AutoCloseable {
      * Scans every queue, several at a time (one task per process, as many at once as there are
      * processors): each queue is read by one thread from start to end, and the results are put
      * together in the order of {@code queues}, so the inventory is the same as a sequential scan's.
+     * A queue that cannot be opened is named in {@link #problems} and left out, so one process's
+     * damage stays with it (DESIGN.md, rule 3); the processes are numbered without it.
+     *
+     * @throws ReadException if no queue can be opened
      */
     public static RunInventory scan(List<Path> queues) throws ReadException {
-        Opened opened = new Opened();
+        List<Callable<Object>> opening = new ArrayList<>();
+        for (Path dir : queues) {
+            opening.add(() -> {
+                try {
+                    return ProcessQueue.open(dir);
+                } catch (ReadException e) {
+                    return e;
+                }
+            });
+        }
+        List<Object> opened = Parallel.invokeAll("dprof-open", opening, RuntimeException.class);
+        List<ProcessQueue> readable = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
+        ReadException first = null;
+        for (Object o : opened) {
+            if (o instanceof ProcessQueue q) {
+                readable.add(q);
+            } else {
+                ReadException e = (ReadException) o;
+                first = first == null ? e : first;
+                leftOut.add(Damage.line(e.getMessage() + "; the process is left out"));
+            }
+        }
+        if (readable.isEmpty() && first != null) {
+            throw first;
+        }
         List<Callable<Scanned>> tasks = new ArrayList<>();
-        for (int i = 0; i < queues.size(); i++) {
+        for (int i = 0; i < readable.size(); i++) {
             int index = i;
-            tasks.add(() -> scanOne(index, queues.get(index), opened));
+            tasks.add(() -> scanOne(index, readable.get(index)));
         }
         List<Scanned> results;
         try {
             results = Parallel.invokeAll("dprof-inventory", tasks, ReadException.class);
         } catch (ReadException | RuntimeException e) {
-            opened.abandon();
+            readable.forEach(ProcessQueue::close);
             throw e;
         }
         RunInventory inventory = new RunInventory();
+        inventory.problems.addAll(leftOut);
         for (Scanned scanned : results) {
             inventory.processes.add(scanned.process);
             inventory.communication.addAll(scanned.communication);
             inventory.problems.addAll(scanned.problems);
         }
         return inventory;
-    }
-
-    /**
-     * The queues the scan has opened, so that a scan that fails on one queue closes the others,
-     * also those whose task is still running or not yet started when the failure is seen.
-     */
-    private static final class Opened {
-        private final List<ProcessQueue> queues = new ArrayList<>();
-        private boolean abandoned;
-
-        /** Keeps {@code queue} open for the inventory; false (and closed) if the scan has failed already. */
-        synchronized boolean keep(ProcessQueue queue) {
-            if (abandoned) {
-                queue.close();
-                return false;
-            }
-            queues.add(queue);
-            return true;
-        }
-
-        synchronized void abandon() {
-            abandoned = true;
-            queues.forEach(ProcessQueue::close);
-            queues.clear();
-        }
     }
 
     /** Closes every process's queue. */
@@ -189,20 +195,11 @@ public final class RunInventory implements AutoCloseable {
     private record Scanned(Process process, LongColumns communication, List<String> problems) {
     }
 
-    private static Scanned scanOne(int index, Path dir, Opened opened) throws ReadException {
-        ProcessQueue queue = ProcessQueue.open(dir);
-        if (!opened.keep(queue)) {
-            throw new ReadException(dir + ": not read, another queue of the run failed");
-        }
-        try {
-            Process process = new Process(index, dir, queue);
-            LongColumns communication = new LongColumns(7);
-            queue.read(new Scanner(process, communication));
-            return new Scanned(process, communication, List.copyOf(queue.problems()));
-        } catch (RuntimeException e) {
-            queue.close();
-            throw e;
-        }
+    private static Scanned scanOne(int index, ProcessQueue queue) {
+        Process process = new Process(index, queue.dir(), queue);
+        LongColumns communication = new LongColumns(7);
+        queue.read(new Scanner(process, communication));
+        return new Scanned(process, communication, queue.problems().stream().map(Damage::line).toList());
     }
 
     public List<Process> processes() {

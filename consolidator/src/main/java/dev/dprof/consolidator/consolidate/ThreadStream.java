@@ -35,6 +35,12 @@ final class ThreadStream {
      */
     int startWait = CausalIndex.NO_DEPENDENCY;
     private boolean loaded;
+    /** Events of corrupt batches left out, and the first corruption's description (null if none). */
+    long corruptEvents;
+    String firstCorruption;
+    /** The communication ordinal at the current batch's start, and its index's entries (-1: no index). */
+    private int batchOrdinal;
+    private int indexed = -1;
 
     /** Events decoded and converted at a time. */
     static final int CHUNK = 128;
@@ -87,6 +93,8 @@ final class ThreadStream {
                     return false;
                 }
                 undecoded = cursor.events().count();
+                batchOrdinal = communicationOrdinal;
+                indexed = cursor.events().hasCommunicationIndex() ? indexEntries(cursor.events()) : -1;
             }
             load(cursor.events());
         }
@@ -101,6 +109,73 @@ final class ThreadStream {
         undecoded -= n;
         int i = 0;
         boolean sorted = true;
+        try {
+            i = decode(events, n);
+        } catch (Corrupt c) {
+            i = c.decoded;
+            corruptEvents += n - i + undecoded;
+            undecoded = 0;
+            if (firstCorruption == null) {
+                firstCorruption = c.getMessage();
+            }
+            if (indexed >= 0) {
+                // The first pass took every entry of the batch's communication index: keep the ordinals in step.
+                communicationOrdinal = batchOrdinal + indexed;
+            }
+        }
+        for (int k = 1; k < i; k++) {
+            sorted &= tick[k] >= tick[k - 1];
+        }
+        size = i;
+        position = 0;
+        if (bounds == null) {
+            System.arraycopy(tick, 0, lo, 0, size);
+            System.arraycopy(tick, 0, hi, 0, size);
+        } else {
+            bounds.convert(tick, size, sorted, lo, hi);
+        }
+    }
+
+    /** A batch that failed to decode after {@code decoded} events of the chunk. */
+    private static final class Corrupt extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int decoded;
+
+        Corrupt(String message, int decoded) {
+            super(message, null, false, false);
+            this.decoded = decoded;
+        }
+    }
+
+    /** The entries of the batch's communication index, up to the first it cannot read (as the first pass reads it). */
+    private static int indexEntries(EventBatchReader events) {
+        int n = 0;
+        try {
+            while (events.nextCommunication()) {
+                n++;
+            }
+        } catch (FormatException e) {
+            // the first pass stopped at the same entry
+        }
+        return n;
+    }
+
+    private int decode(EventBatchReader events, int n) throws Corrupt {
+        int i = 0;
+        try {
+            i = decodeChunk(events, n);
+        } catch (FormatException e) {
+            throw new Corrupt(e.getMessage(), decodedSoFar);
+        }
+        return i;
+    }
+
+    /** Events of the current chunk decoded so far (for a chunk that fails part-way). */
+    private int decodedSoFar;
+
+    private int decodeChunk(EventBatchReader events, int n) throws FormatException {
+        int i = 0;
+        decodedSoFar = 0;
         while (i < n && events.next()) {
             kind[i] = events.kind;
             region[i] = events.region < regionIndex.length ? regionIndex[events.region] : -1;
@@ -115,17 +190,10 @@ final class ThreadStream {
                     a[i] = tcp.flow(events.region, events.a); // the profile names the flow, not the process's connection
                 }
             }
-            sorted &= i == 0 || tick[i] >= tick[i - 1];
             i++;
+            decodedSoFar = i;
         }
-        size = i;
-        position = 0;
-        if (bounds == null) {
-            System.arraycopy(tick, 0, lo, 0, size);
-            System.arraycopy(tick, 0, hi, 0, size);
-        } else {
-            bounds.convert(tick, size, sorted, lo, hi);
-        }
+        return i;
     }
 
     EventKind kind() {

@@ -27,6 +27,7 @@ public final class BatchCursor implements AutoCloseable {
     private final long thread;
     private final RingRecovery recovery;
     private int nextRecovered;
+    private boolean queueUnreadable;
     private final EventBatchReader events = new EventBatchReader();
     private byte[] buffer;
 
@@ -81,7 +82,7 @@ public final class BatchCursor implements AutoCloseable {
         if (split != null) {
             return pieces != null ? nextPiece() : nextOwn();
         }
-        while (true) {
+        while (!queueUnreadable) {
             int length;
             try (DocumentContext dc = tailer.readingDocument()) {
                 if (!dc.isPresent() || dc.index() > recovery.lastIndex()) {
@@ -100,10 +101,15 @@ public final class BatchCursor implements AutoCloseable {
                     buffer = new byte[Math.max(length, buffer.length * 2)];
                 }
                 bytes.read(buffer, 0, length);
+            } catch (RuntimeException | InternalError e) {
+                // ProcessQueue#read met the same document and reported it: the queue ends here for every reader.
+                queueUnreadable = true;
+                break;
             }
             events.reset(buffer, 1, length - 1);
             return true;
         }
+        return nextRecovered();
     }
 
     /** The thread's own documents, a carrier's with its virtual threads' pieces left out. */

@@ -18,6 +18,9 @@ import java.util.Map;
 public final class ProcessLoss {
     private final Map<Long, Long> recorded = new HashMap<>();
     private ProcessEnd end;
+    /** Events of batches found corrupt while reading, and whether some damage hid an unknown number more. */
+    private long corrupt;
+    private boolean hidden;
 
     void loss(ThreadLoss loss) {
         recorded.merge(loss.threadId(), loss.lostSoFar(), Math::max);
@@ -30,12 +33,27 @@ public final class ProcessLoss {
     void clear() {
         recorded.clear();
         end = null;
+        corrupt = 0;
+        hidden = false;
+    }
+
+    /** {@code events} of a corrupt batch left out. */
+    void corrupt(long events) {
+        corrupt += events;
+    }
+
+    /** Damage that hides an unknown number of events (a cut queue file, a record whose count is unreadable). */
+    void hidden() {
+        hidden = true;
     }
 
     /** The count, given what the ring files of the process add ({@link RingRecovery#NONE} for none). */
     Counted count(RingRecovery rings) {
+        String corruptReason = corrupt > 0 ? "corrupt batches: " + corrupt : "";
         if (end != null) {
-            return new Counted(end.lostEvents(), true, end.reason(), List.of());
+            String reason = end.reason().isEmpty() ? corruptReason
+                    : corruptReason.isEmpty() ? end.reason() : end.reason() + "; " + corruptReason;
+            return new Counted(end.lostEvents() + corrupt, !hidden, reason, List.of(), corrupt);
         }
         Map<Long, Long> perThread = new HashMap<>(recorded);
         rings.ringLost().forEach((thread, lost) -> perThread.merge(thread, lost, Math::max));
@@ -47,10 +65,19 @@ public final class ProcessLoss {
         if (rings.refused() > 0) {
             reason.append(reason.length() > 0 ? "; " : "").append("refused by the queue: ").append(rings.refused());
         }
-        if (!rings.damaged().isEmpty()) {
-            reason.append(reason.length() > 0 ? "; " : "").append("unreadable ring files: ").append(rings.damaged().size());
+        long unreadable = rings.damaged().size();
+        if (unreadable > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append("unreadable ring files: ").append(unreadable);
         }
-        return new Counted(full + rings.refused(), rings.damaged().isEmpty(), reason.toString(), rings.damaged());
+        if (rings.corruptSlots() > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append("corrupt ring slots: ").append(rings.corruptSlots());
+        }
+        if (corrupt > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append(corruptReason);
+        }
+        return new Counted(full + rings.refused() + rings.corruptSlots() + corrupt, unreadable == 0 && !hidden,
+                reason.toString(),
+                rings.damaged(), corrupt);
     }
 
     /**
@@ -60,11 +87,22 @@ public final class ProcessLoss {
      * @param exact   false when damaged files hide more (then {@code events} is a lower bound)
      * @param reason  why, as the end record says it, or empty
      * @param damaged the files that could not be read, one line each with what they cost
+     * @param corrupt of {@code events}, those of batches found corrupt while reading
      */
-    public record Counted(long events, boolean exact, String reason, List<String> damaged) {
+    public record Counted(long events, boolean exact, String reason, List<String> damaged, long corrupt) {
         /** "N lost" or "at least N lost", the phrase every command prints. */
         public String phrase() {
             return (exact ? "" : "at least ") + events + " lost";
+        }
+
+        /** The same count with the corrupt batches counted by another reading ({@code corrupt} events). */
+        public Counted withCorrupt(long corruptEvents) {
+            String own = "corrupt batches: " + corrupt;
+            String other = corruptEvents > 0 ? "corrupt batches: " + corruptEvents : "";
+            String r = corrupt > 0 ? reason.replace(own, other) : reason.isEmpty() || other.isEmpty() ? reason + other
+                    : reason + "; " + other;
+            r = r.replace("; ;", ";").replaceAll("^; |; $", "");
+            return new Counted(events - corrupt + corruptEvents, exact, r, damaged, corruptEvents);
         }
     }
 }

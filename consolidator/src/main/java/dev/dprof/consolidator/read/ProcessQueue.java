@@ -54,18 +54,36 @@ public final class ProcessQueue implements AutoCloseable {
         PosixAPI.useNoOpPosixApi();
     }
 
-    private ProcessQueue(Path dir, SingleChronicleQueue queue, ProcessHeader header) {
+    /** The files Chronicle reads: the queue's own, or a repaired copy of them ({@link QueueFiles}). */
+    private final QueueFiles.Prepared files;
+
+    private ProcessQueue(Path dir, QueueFiles.Prepared files, SingleChronicleQueue queue, ProcessHeader header) {
         this.dir = dir;
+        this.files = files;
         this.queue = queue;
         this.header = header;
+        problems.addAll(files.problems);
         // The tally drops what it finds corrupt: read() reports it.
         this.recovery = RingRecovery.of(dir, header,
                 visitor -> readQueue(visitor, new EventBatchReader(), Long.MAX_VALUE, new ArrayList<>()), problems);
     }
 
-    /** Whether {@code dir} looks like a process's queue directory. */
+    /**
+     * Whether {@code dir} looks like a process's queue directory: it has Chronicle's
+     * {@code metadata.cq4t}, or, that file being lost, queue files ({@code *.cq4}).
+     */
     public static boolean isQueue(Path dir) {
-        return Files.isRegularFile(dir.resolve("metadata.cq4t"));
+        if (Files.isRegularFile(dir.resolve(QueueFiles.METADATA))) {
+            return true;
+        }
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + QueueFiles.SUFFIX)) {
+            return files.iterator().hasNext();
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     public static ProcessQueue open(Path dir) throws ReadException {
@@ -73,31 +91,59 @@ public final class ProcessQueue implements AutoCloseable {
             throw new ReadException(dir + ": no such directory");
         }
         if (!isQueue(dir)) {
-            throw new ReadException(dir + ": not a dprof process queue (no metadata.cq4t)");
+            throw new ReadException(dir + ": not a dprof process queue (no metadata.cq4t, no .cq4 file)");
         }
+        QueueFiles.Prepared files = QueueFiles.prepare(dir);
         SingleChronicleQueue queue;
         try {
-            queue = SingleChronicleQueueBuilder.binary(dir).readOnly(true)
+            // A lock left by a dead writer is taken over after the timeout: wait 1 s at most, not Chronicle's 10.
+            queue = SingleChronicleQueueBuilder.binary(files.open).readOnly(!files.writable).timeoutMS(LOCK_TIMEOUT_MS)
                     .rollCycle(LargeRollCycles.LARGE_DAILY).build();
-        } catch (RuntimeException e) {
-            throw new ReadException(dir + ": cannot open the queue (" + e.getMessage() + ")");
+        } catch (RuntimeException | InternalError e) {
+            files.close();
+            throw new ReadException(dir + ": cannot open the queue" + damage(files) + " (" + describe(e) + ")");
         }
         try (ExcerptTailer tailer = queue.createTailer();
              DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
-                queue.close();
-                throw new ReadException(dir + ": empty queue, the process header is missing");
+                throw new ReadException(dir + ": empty queue, the process header is missing" + damage(files));
             }
             ByteSource in = new ByteSource(ByteBuffer.wrap(copy(dc.wire().bytes())));
             if (in.readByte("record type") != RecordType.HEADER) {
-                queue.close();
-                throw new ReadException(dir + ": the first record is not a process header");
+                throw new ReadException(dir + ": the first record is not a process header" + damage(files));
             }
-            return new ProcessQueue(dir, queue, ProcessHeader.decode(in));
+            return new ProcessQueue(dir, files, queue, ProcessHeader.decode(in));
         } catch (FormatException e) {
-            queue.close();
+            closeAll(queue, files);
             throw new ReadException(dir + ": process header: " + e.getMessage());
+        } catch (ReadException e) {
+            closeAll(queue, files);
+            throw e;
+        } catch (RuntimeException | InternalError e) {
+            closeAll(queue, files);
+            throw new ReadException(dir + ": the process header is unreadable" + damage(files) + " (" + describe(e) + ")");
         }
+    }
+
+    /** Chronicle's lock timeout for reading (the builder's {@code timeoutMS}, default 10 s). */
+    static final long LOCK_TIMEOUT_MS = 1000;
+
+    private static void closeAll(SingleChronicleQueue queue, QueueFiles.Prepared files) {
+        try {
+            queue.close();
+        } catch (RuntimeException e) {
+            // closing what failed to read: nothing more to say
+        }
+        files.close();
+    }
+
+    /** "; damaged: …" naming what the file check found, or empty. */
+    private static String damage(QueueFiles.Prepared files) {
+        return files.problems.isEmpty() ? "" : "; " + String.join("; ", files.problems);
+    }
+
+    private static String describe(Throwable e) {
+        return Damage.describe(e);
     }
 
     public Path dir() {
@@ -154,6 +200,9 @@ public final class ProcessQueue implements AutoCloseable {
         SplitVisitor splitting = s.any() ? new SplitVisitor(visitor, s) : null;
         RecordVisitor target = counting(splitting == null ? visitor : splitting);
         loss.clear();
+        if (files.cut) {
+            loss.hidden();
+        }
         EventBatchReader batch = new EventBatchReader();
         readQueue(target, batch, s.any() ? s.lastIndex() : recovery.lastIndex(), problems);
         ByteSource in = new ByteSource(ByteBuffer.allocate(0));
@@ -161,7 +210,7 @@ public final class ProcessQueue implements AutoCloseable {
         for (byte[] document : recovery.documents()) {
             in.reset(ByteBuffer.wrap(document));
             try {
-                dispatch(in, batch, target);
+                dispatch(in, batch, target, loss);
             } catch (FormatException e) {
                 problems.add(dir + ": recovered record " + k + " skipped: " + e.getMessage());
             }
@@ -299,8 +348,8 @@ public final class ProcessQueue implements AutoCloseable {
     private long readQueue(RecordVisitor visitor, EventBatchReader batch, long lastIndex, List<String> problems) {
         ByteSource in = new ByteSource(ByteBuffer.allocate(0));
         long last = Long.MIN_VALUE;
+        long index = 0;
         try (ExcerptTailer tailer = queue.createTailer()) {
-            long index = 0;
             while (true) {
                 int length;
                 try (DocumentContext dc = tailer.readingDocument()) {
@@ -320,20 +369,29 @@ public final class ProcessQueue implements AutoCloseable {
                 }
                 in.reset(ByteBuffer.wrap(buffer, 0, length));
                 try {
-                    dispatch(in, batch, visitor);
+                    dispatch(in, batch, visitor, loss);
                 } catch (FormatException e) {
                     problems.add(dir + ": record " + (index - 1) + " skipped: " + e.getMessage());
                 }
             }
+        } catch (RuntimeException | InternalError e) {
+            loss.hidden();
+            problems.add(dir + ": record " + index + " and after unreadable (" + describe(e) + "); left out, uncounted");
+            return last;
         }
     }
 
-    private static void dispatch(ByteSource in, EventBatchReader batch, RecordVisitor visitor) throws FormatException {
+    /**
+     * Hands one record to {@code visitor}; a corrupt batch's events not yet handed over are counted
+     * in {@code loss} (all of them if its count cannot be read: then the loss is hidden).
+     */
+    private static void dispatch(ByteSource in, EventBatchReader batch, RecordVisitor visitor, ProcessLoss loss)
+            throws FormatException {
         int type = in.readByte("record type");
         switch (type) {
             case RecordType.REGION -> visitor.region(RegionInfo.decode(in));
             case RecordType.THREAD -> visitor.thread(ThreadInfo.decode(in));
-            case RecordType.BATCH -> visitor.batch(batch.reset(in));
+            case RecordType.BATCH -> dispatchBatch(in, batch, visitor, loss);
             case RecordType.END -> visitor.end(ProcessEnd.decode(in));
             case RecordType.WEAVING -> visitor.weaving(WeavingSummary.decode(in));
             case RecordType.CLOCK_CHECK -> visitor.clockCheck(ClockCheck.decode(in));
@@ -341,6 +399,26 @@ public final class ProcessQueue implements AutoCloseable {
             case RecordType.CONNECTION -> visitor.connection(TcpConnection.decode(in));
             case RecordType.HEADER -> throw new FormatException("a second process header");
             default -> throw new FormatException("unknown record type " + type);
+        }
+    }
+
+    private static void dispatchBatch(ByteSource in, EventBatchReader batch, RecordVisitor visitor, ProcessLoss loss)
+            throws FormatException {
+        try {
+            batch.reset(in);
+        } catch (FormatException e) {
+            loss.hidden();
+            throw e;
+        }
+        int total = batch.count();
+        try {
+            visitor.batch(batch);
+        } catch (FormatException e) {
+            // next() counts the event it fails on as taken; a failure in the communication index takes none.
+            int remaining = batch.count();
+            loss.corrupt(remaining < total ? remaining + 1 : total);
+            throw new FormatException(e.getMessage() + " (batch of thread " + batch.threadId() + ", "
+                    + (remaining < total ? remaining + 1 : total) + " of its " + total + " events left out)");
         }
     }
 
@@ -352,9 +430,13 @@ public final class ProcessQueue implements AutoCloseable {
 
     @Override
     public void close() {
-        if (fetcher != null) {
-            fetcher.close();
+        try {
+            if (fetcher != null) {
+                fetcher.close();
+            }
+            queue.close();
+        } finally {
+            files.close();
         }
-        queue.close();
     }
 }

@@ -4,6 +4,8 @@ import dev.dprof.clock.ClockSource;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.EventCodes;
+import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
@@ -41,7 +43,7 @@ import java.util.Set;
  * queue refused them), and the files it could not read, named with the most events they could hold.
  */
 final class RingRecovery {
-    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0, Long.MAX_VALUE, Map.of(), 0, List.of());
+    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0, Long.MAX_VALUE, Map.of(), 0, 0, List.of());
     /** Events per recovered batch document, as the drainer's own batches at most. */
     private static final int BATCH_EVENTS = 8192;
 
@@ -51,16 +53,18 @@ final class RingRecovery {
     private final long lastIndex;
     private final Map<Long, Long> ringLost;
     private final long refused;
+    private final long corruptSlots;
     private final List<String> damaged;
 
     private RingRecovery(List<byte[]> documents, long events, int threads, long lastIndex, Map<Long, Long> ringLost,
-                         long refused, List<String> damaged) {
+                         long refused, long corruptSlots, List<String> damaged) {
         this.documents = documents;
         this.events = events;
         this.threads = threads;
         this.lastIndex = lastIndex;
         this.ringLost = ringLost;
         this.refused = refused;
+        this.corruptSlots = corruptSlots;
         this.damaged = damaged;
     }
 
@@ -93,6 +97,8 @@ final class RingRecovery {
         int threads = 0;
         Map<Long, Long> ringLost = new HashMap<>();
         long refused = 0;
+        long corruptSlots = 0;
+        List<String> slotProblems = new ArrayList<>();
         for (Path file : files) {
             RingFile ring;
             try {
@@ -112,7 +118,14 @@ final class RingRecovery {
                 refused += ring.tail() - inQueue;
             }
             ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), inQueue));
+            int stored = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
+            slots = intactSlots(slots, stored);
             int count = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
+            if (count < stored) {
+                corruptSlots += stored - count;
+                slotProblems.add(file + ": " + (stored - count) + " of its " + stored + " pending slots are corrupt (an"
+                        + " unknown event kind, or a tick out of its thread's order) and left out, counted as lost");
+            }
             if (count == 0) {
                 continue;
             }
@@ -134,8 +147,44 @@ final class RingRecovery {
             threads++;
         }
         problems.addAll(damaged);
+        problems.addAll(slotProblems);
         return new RingRecovery(List.copyOf(documents), events, threads, documents.isEmpty() ? Long.MAX_VALUE : lastIndex,
-                Map.copyOf(ringLost), refused, List.copyOf(damaged));
+                Map.copyOf(ringLost), refused, corruptSlots, List.copyOf(damaged));
+    }
+
+    /**
+     * The slots that pass the checks a slot allows without a checksum of its own: a known event
+     * kind, and a tick neither before the thread's last intact one nor after the next slot's when
+     * that one is in order (one thread's ticks never go back, so a slot out of line with both
+     * neighbours is the damaged one). A flipped bit that leaves both true (a low tick bit, a
+     * payload, a region id) is not found: the ring has no per-slot check (see FORMAT.md).
+     */
+    static ByteBuffer intactSlots(ByteBuffer slots, int count) {
+        int size = EventBatchEncoder.SLOT_BYTES;
+        ByteBuffer out = ByteBuffer.allocate(count * size).order(slots.order());
+        long previous = Long.MIN_VALUE;
+        for (int i = 0; i < count; i++) {
+            int base = i * size;
+            long tick = slots.getLong(base);
+            int code = slots.getInt(base + 8) & EventCodes.KIND_MASK;
+            if (EventKind.ofCode(code) == null || tick < previous) {
+                continue;
+            }
+            if (i + 1 < count) {
+                long next = slots.getLong(base + size);
+                if (next >= previous && tick > next) {
+                    continue;
+                }
+            }
+            out.put(slots.slice(base, size));
+            previous = tick;
+        }
+        return out.flip().order(slots.order());
+    }
+
+    /** Pending slots left out as corrupt ({@link #intactSlots}). */
+    long corruptSlots() {
+        return corruptSlots;
     }
 
     /** " (at most N)": the most events a damaged ring file of this length could hold; empty if unknown. */

@@ -1,5 +1,6 @@
 package dev.dprof.consolidator.stats;
 
+import dev.dprof.consolidator.read.Damage;
 import dev.dprof.consolidator.read.ProcessLoss;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
@@ -54,7 +55,8 @@ public final class RunStatistics {
                 stats.add(queue);
             } catch (ReadException e) {
                 first = first == null ? e : first;
-                stats.problems.add(e.getMessage() + "; left out");
+                stats.problems.add(Damage.line(e.getMessage() + "; left out"));
+                stats.lostExact = false; // its events are unknown
             }
         }
         if (first != null && stats.processes == 0) {
@@ -67,7 +69,7 @@ public final class RunStatistics {
         processes++;
         ProcessVisitor visitor = new ProcessVisitor(queue.header());
         queue.read(visitor);
-        problems.addAll(queue.problems());
+        queue.problems().forEach(p -> problems.add(Damage.line(p)));
         ProcessLoss.Counted loss = queue.loss();
         lostEvents += loss.events();
         lostExact &= loss.exact();

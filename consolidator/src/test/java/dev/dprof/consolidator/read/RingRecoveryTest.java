@@ -174,7 +174,7 @@ class RingRecoveryTest {
         }
         try (ProcessQueue q = ProcessQueue.open(dir)) {
             read(q);
-            assertEquals(new ProcessLoss.Counted(17, true, "per-thread buffers full: 12; failed probes: 5", List.of()),
+            assertEquals(new ProcessLoss.Counted(17, true, "per-thread buffers full: 12; failed probes: 5", List.of(), 0),
                     q.loss());
         }
     }

@@ -1,5 +1,6 @@
 package dev.dprof.format.calibration;
 
+import dev.dprof.format.TickRate;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -30,6 +31,8 @@ import java.util.Optional;
 public final class CalibrationFile implements AutoCloseable {
     public static final String SUFFIX = ".cal";
     private static final String MAGIC = "dprof-calibration 1";
+    /** The largest tick magnitude a zero may hold: a 10 GHz counter reaches 2^62 after 14 years. */
+    static final long MAX_TICK = 1L << 62;
 
     private final Path path;
     private final BufferedWriter out;
@@ -104,6 +107,10 @@ public final class CalibrationFile implements AutoCloseable {
         } catch (NumberFormatException e) {
             throw new CalibrationFormatException(file + ":2: bad tickHz '" + d[9] + "'");
         }
+        String rateProblem = TickRate.problem(hz);
+        if (rateProblem != null) {
+            throw new CalibrationFormatException(file + ":2: tickHz: " + rateProblem);
+        }
         List<Zero> zeros = new ArrayList<>();
         boolean complete = false;
         for (int i = 2; i < usable; i++) {
@@ -117,8 +124,15 @@ public final class CalibrationFile implements AutoCloseable {
                 throw new CalibrationFormatException(file + ":" + (i + 1) + ": malformed line '" + abbreviate(line) + "'");
             }
             try {
-                zeros.add(new Zero(Integer.parseInt(t[1]), Long.parseLong(t[2]), Long.parseLong(t[3]),
-                        Long.parseLong(t[4])));
+                Zero z = new Zero(Integer.parseInt(t[1]), Long.parseLong(t[2]), Long.parseLong(t[3]),
+                        Long.parseLong(t[4]));
+                if (z.epoch() < 0 || Math.abs(z.k1()) > MAX_TICK || Math.abs(z.a()) > MAX_TICK
+                        || Math.abs(z.k2()) > MAX_TICK) {
+                    throw new CalibrationFormatException(file + ":" + (i + 1) + ": a negative epoch or a tick beyond"
+                            + " ±2^62 (no physical counter reaches it; the conversion's exact arithmetic needs the"
+                            + " headroom)");
+                }
+                zeros.add(z);
             } catch (IllegalArgumentException e) {
                 throw new CalibrationFormatException(file + ":" + (i + 1) + ": bad zero (" + e.getMessage() + ")");
             }

@@ -63,6 +63,9 @@ public final class NativeRing {
      */
     public static native boolean setRingDirectory(String dir);
 
+    /** The free bytes a new ring file must leave on its file system; else the ring is anonymous memory. */
+    public static native void setDiskReserve(long bytes);
+
     /** Marks the calling thread's ring, now or when it is made, as the agent's own: never recovered. */
     public static native void markPrivate();
 

@@ -158,6 +158,17 @@ public final class Rings {
     }
 
     /**
+     * The free space ring files leave on their file system (the queue's reserve, shared): a ring
+     * whose file would cut into it lives in memory instead, recording as before but not surviving
+     * a {@code kill -9}. Only the native rings have files.
+     */
+    public static void setDiskReserve(long bytes) {
+        if (NATIVE) {
+            NativeRing.setDiskReserve(bytes);
+        }
+    }
+
+    /**
      * Whether every event recorded survives a {@code kill -9} without being drained: ring files are
      * on and every live ring has one. Otherwise the drainer must drain every interval.
      */

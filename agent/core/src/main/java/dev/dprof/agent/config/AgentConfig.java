@@ -22,6 +22,8 @@ import java.util.Set;
  * @param calibration     the calibration base to join, if any
  * @param regions         the configured regions, in file order
  * @param handoffs        the handoff kinds recorded ({@code handoffs:}; all of them by default, none for {@code off})
+ * @param diskReserveMiB  the free space the queue and ring files never use, in MiB ({@code diskReserveMiB:}), or
+ *                        {@link #DEFAULT_DISK_RESERVE} for 5% of the file system, at most 256 MiB
  */
 public record AgentConfig(
         int version,
@@ -33,7 +35,8 @@ public record AgentConfig(
         List<String> exclude,
         Optional<CalibrationSpec> calibration,
         List<RegionSpec> regions,
-        Set<HandoffRegions.Kind> handoffs) {
+        Set<HandoffRegions.Kind> handoffs,
+        int diskReserveMiB) {
 
     public static final int VERSION = 1;
     public static final String DEFAULT_OUT = "dprof-runs";
@@ -44,6 +47,10 @@ public record AgentConfig(
     public static final int DEFAULT_RING_EVENTS = 65_536;
     public static final int MIN_RING_EVENTS = 1_024;
     public static final int MAX_RING_EVENTS = 16_777_216;
+    /** {@link #diskReserveMiB} when the YAML does not say: the sink's default. */
+    public static final int DEFAULT_DISK_RESERVE = -1;
+    public static final int MIN_DISK_RESERVE_MIB = 8;
+    public static final int MAX_DISK_RESERVE_MIB = 1 << 20;
 
     public AgentConfig {
         Objects.requireNonNull(out, "out");
@@ -52,6 +59,19 @@ public record AgentConfig(
         Objects.requireNonNull(calibration, "calibration");
         regions = List.copyOf(regions);
         handoffs = Set.copyOf(handoffs);
+    }
+
+    /** A configuration with the default disk reserve. */
+    public AgentConfig(int version, Path out, ClockChoice clock, int drainIntervalMs, int ringEvents,
+                       boolean annotations, List<String> exclude, Optional<CalibrationSpec> calibration,
+                       List<RegionSpec> regions, Set<HandoffRegions.Kind> handoffs) {
+        this(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration, regions, handoffs,
+                DEFAULT_DISK_RESERVE);
+    }
+
+    /** The disk reserve in bytes, or negative for the sink's default. */
+    public long diskReserveBytes() {
+        return diskReserveMiB < 0 ? -1 : (long) diskReserveMiB << 20;
     }
 
     /** A configuration that records every kind of handoff ({@code handoffs: auto}, the default). */
@@ -74,12 +94,12 @@ public record AgentConfig(
     /** This configuration recording the handoff kinds {@code kinds} (for the agent argument {@code handoffs=}). */
     public AgentConfig withHandoffs(Set<HandoffRegions.Kind> kinds) {
         return new AgentConfig(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration,
-                regions, kinds);
+                regions, kinds, diskReserveMiB);
     }
 
     /** This configuration with another output directory (for the agent argument {@code out=}). */
     public AgentConfig withOut(Path newOut) {
         return new AgentConfig(version, newOut, clock, drainIntervalMs, ringEvents, annotations, exclude,
-                calibration, regions, handoffs);
+                calibration, regions, handoffs, diskReserveMiB);
     }
 }

@@ -71,7 +71,7 @@ public final class ConfigLoader {
     public static final int MAX_DEPTH = 16;
 
     static final List<String> TOP_KEYS = List.of("version", "out", "clock", "drainIntervalMs", "ringEvents",
-            "annotations", "exclude", "calibration", "handoffs", "regions");
+            "annotations", "exclude", "calibration", "handoffs", "regions", "diskReserveMiB");
     static final List<String> CALIBRATION_KEYS = List.of("base", "intervalSec", "keyFile", "insecure");
     static final List<String> REGION_KEYS = List.of("name", "class", "method", "descriptor", "kind", "id", "channel",
             "key", "participants", "instance", "flavour", "rank", "root", "side");
@@ -446,8 +446,12 @@ public final class ConfigLoader {
             Set<HandoffRegions.Kind> handoffs = f.has("handoffs") ? handoffs(f.value("handoffs"))
                     : AgentConfig.ALL_HANDOFFS;
             List<RegionSpec> regions = f.has("regions") ? regions(f.value("regions")) : List.of();
+            int reserve = f.has("diskReserveMiB")
+                    ? intInRange(f.value("diskReserveMiB"), "diskReserveMiB", AgentConfig.MIN_DISK_RESERVE_MIB,
+                            AgentConfig.MAX_DISK_RESERVE_MIB)
+                    : AgentConfig.DEFAULT_DISK_RESERVE;
             return new AgentConfig(version, out, clock, drain, ring, annotations, exclude, calibration, regions,
-                    handoffs);
+                    handoffs, reserve);
         }
 
         /** {@code auto} (every kind), {@code off} (none), or the list of kinds that stay on. */

@@ -1,10 +1,16 @@
 package dev.dprof.agent.sink;
 
+import dev.dprof.agent.bootstrap.Rings;
 import dev.dprof.format.ByteSink;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -17,33 +23,61 @@ import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
  * {@link dev.dprof.format.RecordType}. Used by the drainer thread only.
  *
  * <p>The queue is memory-mapped, so a full disk would surface as SIGBUS on the first touch of an
- * unbacked page and take the host down. The sink therefore checks the free space of its file
- * store before every append and refuses (the caller counts the loss) once it falls below
- * {@link #RESERVE_BYTES} plus what is about to be written; Chronicle's index pages fit in that
- * reserve.
+ * unbacked page and take the host down. Two guards keep that from happening, whoever fills the
+ * disk (docs/CONFIG.md, {@code diskReserveMiB}):
+ * <ul>
+ * <li><b>The reserve.</b> The sink stops writing, and the drainer counts what it refuses, before
+ * the file system's free space would fall below the reserve (by default 5% of the file system,
+ * at most 256 MiB and at least {@link #MIN_RESERVE_BYTES}); the ring files share it
+ * ({@link Rings#setDiskReserve}).</li>
+ * <li><b>Pages allocated before they are touched.</b> Every page Chronicle may touch is allocated
+ * through an ordinary {@code write} first, which reports a full disk as an error instead of a
+ * fault: the cycle file from its start (Chronicle leaves its index arrays sparse, to be filled
+ * later; those bytes are read and written back unchanged by this thread, the only writer) up to
+ * {@link #AHEAD_BYTES} past the write position (zeros, where nothing is written yet), again
+ * whenever the write position comes within {@link #MARGIN_BYTES} of that end. Another process that fills the disk between two checks
+ * makes the next allocation fail and the sink refuse; it can no longer make a page fault.</li>
+ * </ul>
+ *
+ * <p>Implementation notes: what Chronicle may touch beyond the write position in one append is
+ * the document and, at most, a new index array (256 KiB at LARGE_DAILY's index count) and its
+ * header; {@link #MARGIN_BYTES} covers that with room to spare. The one gap left is the creation
+ * of a cycle file (its first append writes the header and the first index arrays' first pages):
+ * it is preceded by a free-space check against the reserve, microseconds before.
  */
 public final class QueueSink implements AutoCloseable {
-    static final long RESERVE_BYTES = 8L << 20;
-    /** Bytes appended between two checks of the free space: an eighth of the reserve. */
-    static final long CHECK_EVERY_BYTES = RESERVE_BYTES / 8;
+    /** The smallest reserve: the end record and Chronicle's own pages must fit after a refusal. */
+    static final long MIN_RESERVE_BYTES = 8L << 20;
+    /** The largest default reserve, and the default's share of the file system. */
+    static final long MAX_DEFAULT_RESERVE_BYTES = 256L << 20;
+    static final int DEFAULT_RESERVE_PERCENT = 5;
+    /** How far past the write position pages are allocated, and how close it may come before more are. */
+    static final long AHEAD_BYTES = 4L << 20;
+    static final long MARGIN_BYTES = 1L << 20;
     private static final long DEFAULT_BLOCK_SIZE = 16L << 20;
 
     private final Path dir;
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
     private final FileStore store;
+    private final long reserve;
     private String refusal;
-    private long lastFree;
-    private long unchecked = Long.MAX_VALUE / 2;
+    /** The cycle file being written, its cycle, and how far its pages are allocated. */
+    private FileChannel file;
+    private int cycle = Integer.MIN_VALUE;
+    private long allocatedTo;
+    /** The buffer pages are read into and written back from (direct: no copy in the channel). */
+    private final ByteBuffer pages = ByteBuffer.allocateDirect(1 << 20);
     /** The record's array, wrapped once (again only when the record's buffer grew). */
     private byte[] wrapped;
     private Bytes<byte[]> wrapper;
 
-    private QueueSink(Path dir, SingleChronicleQueue queue, FileStore store) {
+    private QueueSink(Path dir, SingleChronicleQueue queue, FileStore store, long reserve) {
         this.dir = dir;
         this.queue = queue;
         this.appender = queue.createAppender();
         this.store = store;
+        this.reserve = reserve;
     }
 
     /** Opens (creating) the queue in {@code dir}. */
@@ -54,21 +88,53 @@ public final class QueueSink implements AutoCloseable {
         PosixAPI.useNoOpPosixApi();
     }
 
+    /**
+     * Opens (creating) a queue in {@code dir} with the default reserve, leaving the ring files'
+     * reserve as it is (for a queue other than the run's, such as the drainer's warm-up scratch).
+     */
     public static QueueSink open(Path dir) throws IOException {
+        return open(dir, -1, false);
+    }
+
+    /**
+     * Opens (creating) the run's queue in {@code dir}; its reserve is the ring files' too.
+     *
+     * @param reserveBytes the free space never to be used, or negative for the default
+     */
+    public static QueueSink open(Path dir, long reserveBytes) throws IOException {
+        return open(dir, reserveBytes, true);
+    }
+
+    private static QueueSink open(Path dir, long reserveBytes, boolean rings) throws IOException {
         Files.createDirectories(dir);
         FileStore store = Files.getFileStore(dir);
-        if (store.getUsableSpace() < 2 * RESERVE_BYTES) {
-            throw new IOException("no space left on " + store + " for " + dir);
+        long reserve = reserveBytes >= 0 ? reserveBytes : defaultReserve(store.getTotalSpace());
+        if (rings) {
+            Rings.setDiskReserve(reserve);
+        }
+        if (store.getUsableSpace() < reserve + 2 * AHEAD_BYTES) {
+            throw new IOException("no space left on " + store + " for " + dir + " (a reserve of "
+                    + (reserve >> 20) + " MiB is kept free)");
         }
         SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir)
                 .rollCycle(LargeRollCycles.LARGE_DAILY)
                 .blockSize(DEFAULT_BLOCK_SIZE)
                 .build();
-        return new QueueSink(dir, queue, store);
+        return new QueueSink(dir, queue, store, reserve);
+    }
+
+    /** 5% of a file system of {@code totalBytes}, at most 256 MiB, at least {@link #MIN_RESERVE_BYTES}. */
+    static long defaultReserve(long totalBytes) {
+        return Math.max(MIN_RESERVE_BYTES, Math.min(MAX_DEFAULT_RESERVE_BYTES, totalBytes / 100 * DEFAULT_RESERVE_PERCENT));
     }
 
     public Path dir() {
         return dir;
+    }
+
+    /** The free space this sink never uses. */
+    public long reserve() {
+        return reserve;
     }
 
     /**
@@ -80,22 +146,9 @@ public final class QueueSink implements AutoCloseable {
         if (refusal != null) {
             return false;
         }
-        // The free space is asked for only after CHECK_EVERY_BYTES were written (a system call and
-        // an allocation each time); what is written in between stays far inside the reserve.
-        if (unchecked + record.size() > CHECK_EVERY_BYTES || lastFree - unchecked < RESERVE_BYTES + 2L * record.size()) {
-            try {
-                lastFree = store.getUsableSpace();
-                unchecked = 0;
-            } catch (IOException e) {
-                refusal = "cannot check free space for " + dir + ": " + e.getMessage();
-                return false;
-            }
-            if (lastFree < RESERVE_BYTES + 2L * record.size()) {
-                refusal = "disk full: less than " + (RESERVE_BYTES >> 20) + " MiB free on " + store + " for " + dir;
-                return false;
-            }
+        if (!room(record.size(), reserve)) {
+            return false;
         }
-        unchecked += record.size();
         write(record);
         return true;
     }
@@ -105,15 +158,102 @@ public final class QueueSink implements AutoCloseable {
      * there for exactly this, and a run that says how much it lost is worth its few bytes.
      */
     public boolean forceAppend(ByteSink record) {
-        try {
-            if (store.getUsableSpace() < RESERVE_BYTES / 8 + record.size()) {
-                return false;
-            }
-        } catch (IOException e) {
+        if (!room(record.size(), reserve / 8)) {
             return false;
         }
         write(record);
         return true;
+    }
+
+    /**
+     * Whether a record of {@code size} bytes may be appended, keeping {@code keep} bytes free:
+     * allocates more pages first if the write position is near the end of those allocated; sets
+     * {@link #refusal} when it cannot.
+     */
+    private boolean room(int size, long keep) {
+        try {
+            if (file == null) {
+                // The cycle file does not exist yet: Chronicle creates it in this append.
+                if (store.getUsableSpace() < keep + AHEAD_BYTES) {
+                    return refuse("disk full: less than " + (keep >> 20) + " MiB free on " + store + " for " + dir);
+                }
+                return true;
+            }
+            long position = appender.wire().bytes().writePosition();
+            long need = position + size + MARGIN_BYTES;
+            return need <= allocatedTo || allocate(position, need, position + size + AHEAD_BYTES, keep);
+        } catch (IOException e) {
+            return refuse("cannot check free space for " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Allocates the cycle file's pages up to {@code wanted}, or as far as keeping {@code keep}
+     * bytes free allows if that is still at least {@code need}; refuses otherwise.
+     */
+    private boolean allocate(long position, long need, long wanted, long keep) throws IOException {
+        long to = Math.min(wanted, allocatedTo + Math.max(0, store.getUsableSpace() - keep));
+        if (to < need) {
+            return refuse("disk full: less than " + (keep >> 20) + " MiB would be left free on " + store + " for "
+                    + dir);
+        }
+        try {
+            for (long at = allocatedTo; at < to; ) {
+                pages.clear();
+                pages.limit((int) Math.min(pages.capacity(), to - at));
+                if (at < position) {
+                    // Below the write position Chronicle may have written: those bytes go back unchanged.
+                    pages.limit((int) Math.min(pages.limit(), position - at));
+                    file.read(pages, at);
+                }
+                while (pages.hasRemaining()) {
+                    pages.put((byte) 0); // past the write position (or the file's end) nothing is written yet
+                }
+                pages.flip();
+                while (pages.hasRemaining()) {
+                    at += file.write(pages, at);
+                }
+            }
+        } catch (IOException e) {
+            // Another process took the space between the check and the write: the write says so.
+            return refuse("disk full: " + dir + ": " + e.getMessage());
+        }
+        allocatedTo = to;
+        return true;
+    }
+
+    private boolean refuse(String why) {
+        refusal = why;
+        return false;
+    }
+
+    /** After an append: a new cycle file (the first, or one rolled to) gets its pages allocated from its start. */
+    private void afterWrite() {
+        int now = appender.cycle();
+        if (now == cycle) {
+            return;
+        }
+        cycle = now;
+        try {
+            if (file != null) {
+                file.close();
+            }
+            file = FileChannel.open(currentFile(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+            allocatedTo = 0;
+            long position = appender.wire().bytes().writePosition();
+            allocate(position, position, position + AHEAD_BYTES, reserve / 8);
+        } catch (IOException e) {
+            refuse("cannot allocate the queue file's pages in " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** The cycle file just written: the newest {@code .cq4} in the queue's directory. */
+    private Path currentFile() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(SingleChronicleQueue.SUFFIX))
+                    .max(Comparator.comparing(Path::getFileName))
+                    .orElseThrow(() -> new IOException("no queue file in " + dir));
+        }
     }
 
     /**
@@ -128,6 +268,7 @@ public final class QueueSink implements AutoCloseable {
         }
         wrapper.readPositionRemaining(0, record.size());
         appender.writeBytes(wrapper);
+        afterWrite();
     }
 
     /** Why appends are refused, or {@code null} while they are accepted. */
@@ -139,5 +280,12 @@ public final class QueueSink implements AutoCloseable {
     public void close() {
         appender.close();
         queue.close();
+        if (file != null) {
+            try {
+                file.close();
+            } catch (IOException e) {
+                // nothing was written through it that a close could lose
+            }
+        }
     }
 }

@@ -233,7 +233,7 @@ class ConfigErrorsTest {
         void unknownKey() {
             fails("clock: rdtsc\nregons: []\n",
                     "dprof.yaml:2: unknown key 'regons' (expected one of version, out, clock, drainIntervalMs,"
-                            + " ringEvents, annotations, exclude, calibration, handoffs, regions)");
+                            + " ringEvents, annotations, exclude, calibration, handoffs, regions, diskReserveMiB)");
         }
 
         @Test
@@ -309,6 +309,17 @@ class ConfigErrorsTest {
         @Test
         void drainIntervalFloat() {
             fails("drainIntervalMs: 2.5\n", "dprof.yaml:1: drainIntervalMs: expected an integer, found '2.5'");
+        }
+
+        @Test
+        void diskReserveBelowWhatTheQueueNeeds() {
+            fails("diskReserveMiB: 1\n", "dprof.yaml:1: diskReserveMiB: 1 is out of range (expected 8..1048576)");
+        }
+
+        @Test
+        void diskReserveGiven() throws Exception {
+            assertEquals(64L << 20, ConfigLoader.parse("diskReserveMiB: 64\n", "dprof.yaml").diskReserveBytes());
+            assertEquals(-1, ConfigLoader.parse("{}\n", "dprof.yaml").diskReserveBytes());
         }
 
         @Test
