@@ -306,11 +306,15 @@ final class HandoffAdvices {
         }
     }
 
-    /** {@code ForkJoinPool.WorkQueue.push}, {@code lockedPush} (JDK 17): a task onto a work queue. */
+    /**
+     * {@code ForkJoinPool.WorkQueue.push(task, pool, …)}, {@code lockedPush(task)} (JDK 17, no pool): a task
+     * onto a work queue.
+     */
     static final class TaskPush {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static long enter(@Advices.RegionId int region, @Advice.Argument(0) Object task) {
-            return TaskHandoffs.beforePush(task, region);
+        static long enter(@Advices.RegionId int region, @Advice.Argument(0) Object task,
+                          @Advice.Argument(value = 1, optional = true) Object pool) {
+            return TaskHandoffs.beforePush(task, pool, region);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
