@@ -61,10 +61,13 @@ final class VirtualThreadCommand {
         String loadBefore = Machine.loadAverage();
 
         String agent = ProbeConfig.javaagent(agentJar, yaml, out);
-        Result baseline = measure(jdk, new String[0], quick);
-        Result withAgent = measure(jdk, new String[] {agent}, quick);
-        Result withoutTransitions = measure(jdk, new String[] {NO_JVMTI_TRANSITIONS[0], NO_JVMTI_TRANSITIONS[1], agent},
-                quick);
+        RunResult baselineRun = measure(jdk, new String[0], quick);
+        RunResult withAgentRun = measure(jdk, new String[] {agent}, quick);
+        RunResult withoutTransitionsRun = measure(jdk, new String[] {NO_JVMTI_TRANSITIONS[0], NO_JVMTI_TRANSITIONS[1],
+            agent}, quick);
+        Result<?> baseline = baselineRun.getPrimaryResult();
+        Result<?> withAgent = withAgentRun.getPrimaryResult();
+        Result<?> withoutTransitions = withoutTransitionsRun.getPrimaryResult();
 
         long mounts = 0;
         boolean lossless = true;
@@ -97,12 +100,25 @@ final class VirtualThreadCommand {
                 + "agent's own (ratio without them %.3f)%n", withoutTransitions.getScore(),
                 withoutTransitions.getScoreError(), addedNs, jvmti, addedNs - jvmti,
                 withoutTransitions.getScore() / baseline.getScore());
+        System.out.printf(Locale.ROOT, "  the carrier's CPU time per yield (not the wall time: see VirtualThreadBench.CarrierCpu): "
+                + "baseline %s, with the agent %s, without the JVMTI transitions %s%n", carrierCpu(baselineRun),
+                carrierCpu(withAgentRun), carrierCpu(withoutTransitionsRun));
         System.out.printf(Locale.ROOT, "  mounts recorded by the agent's forks: %d, lossless: %s%n", mounts, lossless);
         if (mounts == 0 || !lossless) {
             System.out.println("!!! dprof bench vthreads FAILED: the agent recorded no mount, or lost events");
             return 1;
         }
         return 0;
+    }
+
+    /** The carrier's CPU ns per yield over all measured iterations, or "n/a" without {@code /proc}. */
+    private static String carrierCpu(RunResult r) {
+        Result<?> cpu = r.getSecondaryResults().get("carrierCpuNanos");
+        Result<?> yields = r.getSecondaryResults().get("yields");
+        if (cpu == null || yields == null || cpu.getScore() <= 0 || yields.getScore() <= 0) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%.1f ns", cpu.getScore() / yields.getScore());
     }
 
     /**
@@ -129,7 +145,7 @@ final class VirtualThreadCommand {
         return all;
     }
 
-    private static Result measure(Path jdk, String[] extra, boolean quick) throws RunnerException {
+    private static RunResult measure(Path jdk, String[] extra, boolean quick) throws RunnerException {
         ChainedOptionsBuilder opts = new OptionsBuilder()
                 .include(VirtualThreadBench.class.getName() + "\\.yield$")
                 .jvm(jdk.resolve("bin/java").toString())
@@ -141,8 +157,7 @@ final class VirtualThreadCommand {
                 .measurementTime(TimeValue.seconds(1))
                 .shouldFailOnError(true)
                 .verbosity(VerboseMode.NORMAL);
-        RunResult r = new Runner(opts.build()).runSingle();
-        return r.getPrimaryResult();
+        return new Runner(opts.build()).runSingle();
     }
 
     /** The first JDK of feature release 21 or later under /usr/lib/jvm, by its {@code release} file. */
