@@ -35,12 +35,14 @@ public final class TaskHandoffs {
     }
 
     /**
-     * At the entry of a push onto a work queue of {@code pool} (null where the push does not say,
-     * JDK 17's {@code lockedPush}): registers the task and stamps the put; returns the token for
-     * {@link #afterPush}.
+     * At the entry of a push onto a work queue of {@code pool} (null where the push does not say:
+     * a {@code lazySubmit}, JDK 17's {@code lockedPush}) owned by the worker {@code owner} (null for
+     * a submission queue): registers the task and stamps the put; returns the token for
+     * {@link #afterPush}. A push onto the virtual-thread scheduler, or onto one of its carriers'
+     * own queues, is a continuation and records nothing.
      */
-    public static long beforePush(Object task, Object pool, int region) {
-        if (task == null || VirtualThreads.isScheduler(pool)) {
+    public static long beforePush(Object task, Object pool, Thread owner, int region) {
+        if (task == null || VirtualThreads.isScheduler(pool) || VirtualThreads.isCarrier(owner)) {
             return NESTED;
         }
         Thread current = Thread.currentThread();
