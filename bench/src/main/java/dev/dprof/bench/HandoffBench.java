@@ -29,18 +29,13 @@ import org.openjdk.jmh.infra.Control;
  * queue holds, so no reference is ever in flight twice and nothing is allocated per handoff by the
  * benchmark itself.
  *
-<<<<<<< HEAD
- * <p>Producers and consumers spin on {@code offer}/{@code poll} rather than block, so a thread
- * stopped by JMH at the end of an iteration never leaves the other blocked.
+ * <p>The queue groups' producers and consumers spin on {@code offer}/{@code poll} rather than
+ * block, so a thread stopped by JMH at the end of an iteration never leaves the other blocked; the
+ * pool's worker runs on after its producer stops and empties the queue.
  *
  * <p>{@code park}: two threads take turns through {@code LockSupport.park}/{@code unpark} and a
  * volatile turn, every park far shorter than the agent's 1 ms threshold for a long wait: what the
  * woven {@code LockSupport} costs a park that records nothing (handoffs kind {@code wait}).
-=======
- * <p>The queue groups' producers and consumers spin on {@code offer}/{@code poll} rather than
- * block, so a thread stopped by JMH at the end of an iteration never leaves the other blocked; the
- * pool's worker runs on after its producer stops and empties the queue.
->>>>>>> wip-qcost
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -22,7 +22,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * unmount and mount ({@link VirtualThreadBench}), as the ratio of {@code Thread.yield()} with the agent
  * to the same without it, both measured in this command, one after the other, on the same JDK
  * (21 or later; by default the first under {@code /usr/lib/jvm}). Target: at most
- * {@value #TARGET_RATIO} × the baseline. The forks with the agent must have recorded mounts and lost
+ * {@value #TARGET_RATIO} × the baseline. A third run, the agent with the JVM's JVMTI mount
+ * transitions off ({@link #NO_JVMTI_TRANSITIONS}), says how much of the difference loading any agent
+ * costs and how much is the agent's. The forks with the agent must have recorded mounts and lost
  * nothing, or the command fails.
  */
 final class VirtualThreadCommand {
@@ -58,8 +60,14 @@ final class VirtualThreadCommand {
         OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);
         String loadBefore = Machine.loadAverage();
 
-        Result baseline = measure(jdk, null, quick);
-        Result withAgent = measure(jdk, ProbeConfig.javaagent(agentJar, yaml, out), quick);
+        String agent = ProbeConfig.javaagent(agentJar, yaml, out);
+        RunResult baselineRun = measure(jdk, new String[0], quick);
+        RunResult withAgentRun = measure(jdk, new String[] {agent}, quick);
+        RunResult withoutTransitionsRun = measure(jdk, new String[] {NO_JVMTI_TRANSITIONS[0], NO_JVMTI_TRANSITIONS[1],
+            agent}, quick);
+        Result<?> baseline = baselineRun.getPrimaryResult();
+        Result<?> withAgent = withAgentRun.getPrimaryResult();
+        Result<?> withoutTransitions = withoutTransitionsRun.getPrimaryResult();
 
         long mounts = 0;
         boolean lossless = true;
@@ -86,12 +94,31 @@ final class VirtualThreadCommand {
         System.out.printf(Locale.ROOT, "  ratio of the medians %.3f%n", medianRatio);
         System.out.printf(Locale.ROOT, "  added per unmount + mount: %.1f ns; ratio %.3f ± %.3f (target ≤ %.1f): %s%n",
                 addedNs, ratio, ratioError, TARGET_RATIO, ratio <= TARGET_RATIO ? "PASS" : "FAIL");
+        double jvmti = withAgent.getScore() - withoutTransitions.getScore();
+        System.out.printf(Locale.ROOT, "  with the agent and -XX:-DoJVMTIVirtualThreadTransitions %.1f ± %.1f: of the added "
+                + "%.1f ns, %.1f are the JVM's JVMTI mount transitions (on in every JVM with a -javaagent), %.1f the "
+                + "agent's own (ratio without them %.3f)%n", withoutTransitions.getScore(),
+                withoutTransitions.getScoreError(), addedNs, jvmti, addedNs - jvmti,
+                withoutTransitions.getScore() / baseline.getScore());
+        System.out.printf(Locale.ROOT, "  the carrier's CPU time per yield (not the wall time: see VirtualThreadBench.CarrierCpu): "
+                + "baseline %s, with the agent %s, without the JVMTI transitions %s%n", carrierCpu(baselineRun),
+                carrierCpu(withAgentRun), carrierCpu(withoutTransitionsRun));
         System.out.printf(Locale.ROOT, "  mounts recorded by the agent's forks: %d, lossless: %s%n", mounts, lossless);
         if (mounts == 0 || !lossless) {
             System.out.println("!!! dprof bench vthreads FAILED: the agent recorded no mount, or lost events");
             return 1;
         }
         return 0;
+    }
+
+    /** The carrier's CPU ns per yield over all measured iterations, or "n/a" without {@code /proc}. */
+    private static String carrierCpu(RunResult r) {
+        Result<?> cpu = r.getSecondaryResults().get("carrierCpuNanos");
+        Result<?> yields = r.getSecondaryResults().get("yields");
+        if (cpu == null || yields == null || cpu.getScore() <= 0 || yields.getScore() <= 0) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%.1f ns", cpu.getScore() / yields.getScore());
     }
 
     /**
@@ -102,17 +129,27 @@ final class VirtualThreadCommand {
     static final String[] ONE_CARRIER = {"-Djmh.executor=VIRTUAL", "-Djdk.virtualThreadScheduler.parallelism=1",
         "-Djdk.virtualThreadScheduler.maxPoolSize=1"};
 
-    private static String[] append(String[] args, String more) {
-        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
-        all[args.length] = more;
+    /**
+     * The JVM's own share of the agent's cost: with any {@code -javaagent} (a JVMTI environment)
+     * HotSpot makes every mount and unmount a JVMTI transition (notifyJvmtiMount/Unmount do work:
+     * {@code JvmtiVTMSTransitionDisabler} in a profile), which this experimental flag turns off. A
+     * third measurement with it separates what the agent's code costs from what loading any agent
+     * costs; the figure of the target stays the one with the JVM's defaults.
+     */
+    static final String[] NO_JVMTI_TRANSITIONS = {"-XX:+UnlockExperimentalVMOptions",
+        "-XX:-DoJVMTIVirtualThreadTransitions"};
+
+    private static String[] append(String[] args, String[] more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
         return all;
     }
 
-    private static Result measure(Path jdk, String agent, boolean quick) throws RunnerException {
+    private static RunResult measure(Path jdk, String[] extra, boolean quick) throws RunnerException {
         ChainedOptionsBuilder opts = new OptionsBuilder()
                 .include(VirtualThreadBench.class.getName() + "\\.yield$")
                 .jvm(jdk.resolve("bin/java").toString())
-                .jvmArgsAppend(agent == null ? ONE_CARRIER : append(ONE_CARRIER, agent))
+                .jvmArgsAppend(append(ONE_CARRIER, extra))
                 .forks(quick ? 1 : 3)
                 .warmupIterations(quick ? 2 : 5)
                 .warmupTime(TimeValue.seconds(1))
@@ -120,8 +157,7 @@ final class VirtualThreadCommand {
                 .measurementTime(TimeValue.seconds(1))
                 .shouldFailOnError(true)
                 .verbosity(VerboseMode.NORMAL);
-        RunResult r = new Runner(opts.build()).runSingle();
-        return r.getPrimaryResult();
+        return new Runner(opts.build()).runSingle();
     }
 
     /** The first JDK of feature release 21 or later under /usr/lib/jvm, by its {@code release} file. */

@@ -9,6 +9,7 @@ import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.stats.RegionStats;
 import dev.dprof.consolidator.stats.RunStatistics;
 import dev.dprof.format.EventKind;
+import dev.dprof.format.HandoffRegions;
 import dev.dprof.format.RingFile;
 import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
@@ -191,6 +192,11 @@ class VirtualThreadsIT {
         assertEquals(List.of("done " + threads), output.stdout(), output::toString);
         Recording run = Recording.readOnly(out);
         run.requireCleanEnd();
+        // The scheduler's tasks (each thread's continuation, at every start and unpark) are no
+        // executor handoffs (VirtualThreads.isScheduler), and the application uses no other pool.
+        String executor = HandoffRegions.siteName(HandoffRegions.Kind.EXECUTOR, "ForkJoinPool", "(any pool)");
+        assertEquals(List.of(), run.events().stream().filter(e -> executor.equals(e.region())).limit(3).toList(),
+                "executor handoffs of the virtual threads' scheduler");
         assertEquals(threads, run.count("vt.outer", EventKind.ENTER));
         assertEquals(threads, run.count("vt.outer", EventKind.EXIT));
         assertEquals(2L * threads, run.count("vt.work", EventKind.ENTER));

@@ -150,10 +150,11 @@ final class JavaRing {
         return (int) n;
     }
 
-    /** Drains every ring into {@code v}; see {@link Rings#drain}. One drainer at a time. */
-    static void drainAll(RingVisitor v, ByteBuffer scratch) {
+    /** Drains every ring into {@code v}, returns how many events; see {@link Rings#drain}. One drainer at a time. */
+    static int drainAll(RingVisitor v, ByteBuffer scratch) {
         scratch.order(ByteOrder.LITTLE_ENDIAN);
         int max = scratch.capacity() / NativeRing.SLOT_BYTES;
+        int drained = 0;
         for (Iterator<JavaRing> it = ALL.iterator(); it.hasNext(); ) {
             JavaRing r = it.next();
             boolean dead = r.checkDead();
@@ -163,6 +164,7 @@ final class JavaRing {
                 scratch.clear();
                 int n = r.drainTo(scratch, Math.min(budget, max));
                 budget -= n;
+                drained += n;
                 boolean end = dead && budget == 0;
                 scratch.limit(n * NativeRing.SLOT_BYTES);
                 v.batch(r.javaThreadId, scratch, n, r.lost, end);
@@ -177,6 +179,7 @@ final class JavaRing {
                 RELEASED_LOST.addAndGet(r.lost);
             }
         }
+        return drained;
     }
 
     /** Events lost by all rings ever, released ones included. */

@@ -7,6 +7,8 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,6 +45,8 @@ public final class Rings {
     /** The Java thread of each native ring, for {@link #drainLast}: only the drain can tell it has ended. */
     private static final ConcurrentHashMap<Long, WeakReference<Thread>> NATIVE_THREADS = new ConcurrentHashMap<>();
     private static long[] handles = new long[64];
+    /** Most passes of {@link #drainLast}: a thread recording all along must not hold the shutdown up. */
+    static final int LAST_PASSES = 8;
 
     private Rings() {
     }
@@ -208,26 +212,38 @@ public final class Rings {
      */
     public static void drain(RingVisitor v, ByteBuffer scratch) {
         if (NATIVE) {
-            drainNative(v, scratch, false);
+            drainNative(v, scratch);
         } else {
             drainJava(v, scratch);
         }
     }
 
     /**
-     * The drain at shutdown, after which nothing is drained any more: as {@link #drain}, and a
-     * thread that has ended while its native ring is not yet marked dead gets its THREAD_END
-     * stamped here, an upper bound of its real end, as {@link JavaRing} always does. The
-     * ring's own THREAD_END comes from the pthread destructor, which runs after
-     * {@code Thread.join} has returned and so may come after this drain — or, for the thread
-     * that ran {@code main}, never before the process exits. Such a ring is not freed, since its
-     * destructor may still write to it.
+     * The drain at shutdown, after which nothing is drained any more: passes of {@link #drain} until
+     * one finds nothing new (at most {@value #LAST_PASSES}), in which a thread that has ended while
+     * its native ring is not yet marked dead gets its THREAD_END stamped, once, an upper bound of its
+     * real end, as {@link JavaRing} always does; later passes leave that ring alone (its thread runs
+     * no Java code any more). The ring's own THREAD_END comes from
+     * the pthread destructor, which runs after {@code Thread.join} has returned and so may come after
+     * this drain — or, for the thread that ran {@code main}, never before the process exits. Such a
+     * ring is not freed, since its destructor may still write to it.
+     *
+     * <p>Why passes until one is empty: the shutdown hooks run beside this drain, and one pass reads
+     * the rings one after another, so a handoff between two of them (the JVM's {@code main} joining
+     * a hook, {@code java.util.logging}'s {@code Logging-Cleaner} say) could have its take read on
+     * a ring drained late in the pass and its put missed on a ring drained, or not yet made, earlier
+     * — a take without a put, in HandoffIT one run in about ten. A take read in one pass was
+     * recorded after its put, so the put is in its ring when the next pass begins; once a pass
+     * finds nothing, every take read had its put read. Only threads that record through all
+     * {@value #LAST_PASSES} passes can still leave a take whose put came too late: no edge, never a
+     * wrong one.
      */
     public static void drainLast(RingVisitor v, ByteBuffer scratch) {
-        if (NATIVE) {
-            drainNative(v, scratch, true);
-        } else {
-            drainJava(v, scratch);
+        Set<Long> stamped = new HashSet<>();
+        for (int pass = 0; pass < LAST_PASSES; pass++) {
+            if ((NATIVE ? drainNative(v, scratch, stamped) : drainJava(v, scratch)) == 0) {
+                break;
+            }
         }
     }
 
@@ -248,51 +264,67 @@ public final class Rings {
         }
     }
 
-    static synchronized void drainJava(RingVisitor v, ByteBuffer scratch) {
+    /** Returns how many events were drained. */
+    static synchronized int drainJava(RingVisitor v, ByteBuffer scratch) {
         checkScratch(scratch);
-        JavaRing.drainAll(v, scratch);
+        return JavaRing.drainAll(v, scratch);
     }
 
-    static void drainNative(RingVisitor v, ByteBuffer scratch) {
-        drainNative(v, scratch, false);
+    static int drainNative(RingVisitor v, ByteBuffer scratch) {
+        return drainNative(v, scratch, null);
     }
 
-    static synchronized void drainNative(RingVisitor v, ByteBuffer scratch, boolean last) {
+    /**
+     * One pass over the native rings; returns how many events were drained (stamped ends not
+     * counted), plus one per ring skipped with events because it is not yet bound to its thread, so
+     * that the shutdown's passes go on until it is. {@code stamped}: null, or at shutdown the
+     * threads whose end a pass stamped already.
+     */
+    static synchronized int drainNative(RingVisitor v, ByteBuffer scratch, Set<Long> stamped) {
+        boolean last = stamped != null;
         checkScratch(scratch);
         scratch.order(ByteOrder.LITTLE_ENDIAN);
         int count;
         while ((count = NativeRing.listRings(handles)) == handles.length) {
             handles = new long[handles.length * 2];
         }
+        int drained = 0;
         for (int i = 0; i < count; i++) {
             long ring = handles[i];
             // dead first: once it is seen set, pending and lost are final.
             boolean dead = NativeRing.isDead(ring);
             long tid = NativeRing.threadId(ring);
             if (tid < 0 && !dead) {
+                drained += last && NativeRing.pending(ring) > 0 ? 1 : 0;
+                continue;
+            }
+            if (last && stamped.contains(tid)) {
                 continue;
             }
             if (last && !dead && hasEnded(tid)) {
-                drainRing(v, scratch, ring, tid, false);
+                drained += drainRing(v, scratch, ring, tid, false);
                 // The destructor may have run meanwhile; then its THREAD_END is pending, and final.
                 dead = NativeRing.isDead(ring);
                 if (!dead) {
                     stampEnd(v, scratch, ring, tid);
+                    stamped.add(tid);
                     continue;
                 }
             }
-            drainRing(v, scratch, ring, tid, dead);
+            drained += drainRing(v, scratch, ring, tid, dead);
         }
+        return drained;
     }
 
     /**
      * Hands one ring's pending events to {@code v}, handing each batch back to the producer only
      * once {@code v} has taken it (a ring file keeps what is not yet in the queue); a dead ring gets
-     * its last call and is freed.
+     * its last call and is freed. Returns how many events it handed over.
      */
-    private static void drainRing(RingVisitor v, ByteBuffer scratch, long ring, long tid, boolean dead) {
+    private static int drainRing(RingVisitor v, ByteBuffer scratch, long ring, long tid, boolean dead) {
         int max = scratch.capacity() / SLOT_BYTES;
         int budget = NativeRing.pending(ring);
+        int drained = 0;
         boolean visitedEnd = false;
         while (budget > 0) {
             int n = NativeRing.drain(ring, scratch, Math.min(budget, max));
@@ -300,6 +332,7 @@ public final class Rings {
                 break;
             }
             budget -= n;
+            drained += n;
             boolean end = dead && budget == 0;
             scratch.clear().limit(n * SLOT_BYTES);
             v.batch(tid, scratch, n, NativeRing.lost(ring), end);
@@ -313,6 +346,7 @@ public final class Rings {
             }
             NativeRing.release(ring);
         }
+        return drained;
     }
 
     private static boolean hasEnded(long tid) {

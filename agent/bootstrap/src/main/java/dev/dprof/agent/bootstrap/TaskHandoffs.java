@@ -18,6 +18,11 @@ import java.util.concurrent.Future;
  * (counted as departed). A task pushed into a pool that terminates without cancelling it stays
  * until the task itself is done.</li>
  * <li>Two probe events per task; one stripe monitor at the push, one at its end, one at the run.</li>
+ * <li>The continuations of virtual threads, which their scheduler (a {@code ForkJoinPool}) runs at
+ * every start, unpark and yield, are not handoffs ({@link VirtualThreads#isScheduler} says why):
+ * a push onto that pool and a run on its carriers cost a comparison each, and neither touches the
+ * stripes. Each continuation is a new task object, so tracking it would also cost its identity
+ * hash (a call into the VM), and three stripe monitors, at every mount.</li>
  * </ul>
  */
 public final class TaskHandoffs {
@@ -29,9 +34,15 @@ public final class TaskHandoffs {
     private TaskHandoffs() {
     }
 
-    /** At the entry of a push: registers the task and stamps the put; returns the token for {@link #afterPush}. */
-    public static long beforePush(Object task, int region) {
-        if (task == null) {
+    /**
+     * At the entry of a push onto a work queue of {@code pool} (null where the push does not say:
+     * a {@code lazySubmit}, JDK 17's {@code lockedPush}) owned by the worker {@code owner} (null for
+     * a submission queue): registers the task and stamps the put; returns the token for
+     * {@link #afterPush}. A push onto the virtual-thread scheduler, or onto one of its carriers'
+     * own queues, is a continuation and records nothing.
+     */
+    public static long beforePush(Object task, Object pool, Thread owner, int region) {
+        if (task == null || VirtualThreads.isScheduler(pool) || VirtualThreads.isCarrier(owner)) {
             return NESTED;
         }
         Thread current = Thread.currentThread();
@@ -93,6 +104,9 @@ public final class TaskHandoffs {
 
     /** At the start of {@code doExec}: {@code runs} is whether the task will run (not done yet). */
     public static void beforeExec(Object task, boolean runs, int region) {
+        if (VirtualThreads.isCarrier(Thread.currentThread())) {
+            return; // a virtual thread's continuation, never registered (beforePush)
+        }
         KeyStripes.Stripe s = TASKS.of(task);
         long key;
         synchronized (s) {

@@ -6,6 +6,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.function.ObjLongConsumer;
 
 /**
@@ -28,7 +30,9 @@ import java.util.function.ObjLongConsumer;
  * <li>Java 17 source: the JDK 21 members are reached by method handles found once in the static
  * initializer ({@code Thread.currentCarrierThread()}, package-private, needs {@code java.lang}
  * open to this module; {@code jdk.internal.misc.CarrierThreadLocal} needs that package exported),
- * which {@code JdkOpener} arranges before this class initializes.</li>
+ * which {@code JdkOpener} arranges before this class initializes. The virtual-thread scheduler is
+ * read from the first started thread's {@code scheduler} field, so finding it never initializes
+ * {@code VirtualThread} (and never creates the scheduler) in a program without virtual threads.</li>
  * <li>The mount and unmount probes are one {@link Rings#record(int, long)} each: no allocation,
  * no lock. Their header is a constant, their payload the id the advice read from the thread.</li>
  * <li>{@link #started} allocates one small entry per virtual thread (its id and the name it
@@ -41,6 +45,8 @@ public final class VirtualThreads {
     public static final boolean SUPPORTED;
     private static final MethodHandle CURRENT_CARRIER;
     private static final MethodHandle NEW_CARRIER_LOCAL;
+    /** {@code VirtualThread.scheduler}, read at a start until {@link #scheduler} is known. */
+    private static final MethodHandle SCHEDULER_OF;
     private static final String UNSUPPORTED;
 
     private static final int MOUNT = EventCodes.VT_MOUNT;
@@ -52,10 +58,16 @@ public final class VirtualThreads {
     private static final ConcurrentLinkedQueue<Started> STARTED = new ConcurrentLinkedQueue<>();
     /** The region of the thread handoffs ({@code Thread.start} and {@code join}), or -1 while they are off. */
     private static volatile int threadHandoffs = -1;
+    /**
+     * The pool that mounts virtual threads (the JDK's default scheduler), learnt at the first start
+     * (before which no continuation can be scheduled); null until then and without virtual threads.
+     */
+    private static volatile Object scheduler;
 
     static {
         MethodHandle carrier = null;
         MethodHandle carrierLocal = null;
+        MethodHandle schedulerOf = null;
         String unsupported = null;
         try {
             MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
@@ -72,9 +84,22 @@ public final class VirtualThreads {
             carrierLocal = null;
             unsupported = e.toString();
         }
+        if (unsupported == null) {
+            try {
+                // Not initialized here: the getter is used on instances, which exist only once it is.
+                Class<?> vt = Class.forName("java.lang.VirtualThread", false, null);
+                schedulerOf = MethodHandles.privateLookupIn(vt, MethodHandles.lookup())
+                        .findGetter(vt, "scheduler", Executor.class)
+                        .asType(MethodType.methodType(Object.class, Thread.class));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // A JDK without that field: continuations stay executor handoffs, as any task.
+                schedulerOf = null;
+            }
+        }
         UNSUPPORTED = unsupported;
         CURRENT_CARRIER = carrier;
         NEW_CARRIER_LOCAL = carrierLocal;
+        SCHEDULER_OF = schedulerOf;
         SUPPORTED = carrier != null && carrierLocal != null;
     }
 
@@ -137,11 +162,42 @@ public final class VirtualThreads {
      */
     @SuppressWarnings("deprecation") // getId: the id the rings use
     public static void started(Thread vt) {
+        if (scheduler == null) {
+            learnScheduler(vt);
+        }
         STARTED.add(new Started(vt.getId(), vt.getName()));
         int region = threadHandoffs;
         if (region >= 0) {
             Probes.handoffPut(region, HandoffRegions.THREAD_START, vt.getId());
         }
+    }
+
+    private static void learnScheduler(Thread vt) {
+        if (SCHEDULER_OF == null) {
+            return;
+        }
+        try {
+            scheduler = (Object) SCHEDULER_OF.invokeExact(vt);
+        } catch (Throwable e) {
+            // cannot happen for a field found at start; its continuations then stay executor handoffs
+        }
+    }
+
+    /**
+     * Whether {@code pool} is the scheduler that mounts virtual threads. Its tasks are the virtual
+     * threads' continuations, scheduled at every start, unpark and yield: their run starts on a
+     * carrier before the mount, so a handoff to it would end in the carrier's own stream, never in
+     * the virtual thread's ({@code VT_MOUNT} opens that), and explains no wait of it. What a
+     * virtual thread waited for is recorded where it waited (its queue's take, its future's
+     * {@code get}, its {@code join}), inside its own stream. {@link TaskHandoffs} skips these tasks.
+     */
+    static boolean isScheduler(Object pool) {
+        return pool != null && pool == scheduler;
+    }
+
+    /** Whether {@code t} is a carrier: a worker of the scheduler that mounts virtual threads ({@link #isScheduler}). */
+    static boolean isCarrier(Thread t) {
+        return t instanceof ForkJoinWorkerThread w && isScheduler(w.getPool());
     }
 
     /** Advice at the end of {@code VirtualThread.mount()}: it now runs on this carrier. */

@@ -95,6 +95,38 @@ class RingsNativeFacadeTest {
         assertFalse(c.hasEnded(alive.id()), "a live thread has not ended");
     }
 
+    /**
+     * A thread whose ring is made while the shutdown's drain runs (its pass listed the rings
+     * already), as a shutdown hook that ends beside it and whose end {@code main} joins: the drain
+     * still hands its events over, since it passes again until a pass finds nothing.
+     */
+    @Test
+    void lastDrainTakesARingMadeDuringIt() throws Exception {
+        Thread early = new Thread(() -> Rings.record(EventCodes.header(10, 8)), "early");
+        early.start();
+        early.join();
+        Thread late = new Thread(() -> Rings.record(EventCodes.header(10, 9), 99), "made-during-the-drain");
+        Collector c = new Collector();
+        RingVisitor startingLate = (tid, slots, count, lostSoFar, ended) -> {
+            c.batch(tid, slots, count, lostSoFar, ended);
+            if (late.getState() == Thread.State.NEW) {
+                late.start();
+                try {
+                    late.join();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        Rings.drainLast(startingLate, ByteBuffer.allocateDirect(4096));
+
+        assertEquals(List.of(), c.violations);
+        List<Slot> made = c.of(late.getId());
+        assertEquals(List.of(1, 10, 2), made.stream().map(Slot::kind).toList(), "its start, its event, its end");
+        assertEquals(99, made.get(1).a());
+        assertTrue(c.hasEnded(late.getId()));
+    }
+
     /** Longer than any test may take: a sleep that ends only by its timeout fails the test. */
     private static final long FOREVER_NANOS = 600_000_000_000L;
     private static final Duration LIVENESS = Duration.ofSeconds(60);

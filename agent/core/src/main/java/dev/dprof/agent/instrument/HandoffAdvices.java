@@ -306,11 +306,18 @@ final class HandoffAdvices {
         }
     }
 
-    /** {@code ForkJoinPool.WorkQueue.push}, {@code lockedPush} (JDK 17): a task onto a work queue. */
+    /**
+     * {@code ForkJoinPool.WorkQueue.push(task, pool, …)}, {@code lockedPush(task)} (JDK 17, no pool): a task
+     * onto a work queue, whose {@code owner} is the worker whose own queue it is (null for a
+     * submission queue). The pool argument is null for a {@code lazySubmit}, which is how a
+     * virtual thread's continuation is pushed from its carrier.
+     */
     static final class TaskPush {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static long enter(@Advices.RegionId int region, @Advice.Argument(0) Object task) {
-            return TaskHandoffs.beforePush(task, region);
+        static long enter(@Advices.RegionId int region, @Advice.Argument(0) Object task,
+                          @Advice.Argument(value = 1, optional = true) Object pool,
+                          @Advice.FieldValue("owner") Thread owner) {
+            return TaskHandoffs.beforePush(task, pool, owner, region);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
