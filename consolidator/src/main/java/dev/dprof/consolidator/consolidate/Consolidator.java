@@ -18,11 +18,13 @@ import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.read.WeavingReports;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.calibration.CalibrationFile;
 import dev.dprof.format.calibration.DomainCalibration;
 import dev.dprof.format.profile.ProfileEventsWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -254,6 +256,10 @@ public final class Consolidator {
                     written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()),
                     weaving.toInfo());
             Profile.writeInfo(options.out(), info);
+            if (calibration != null) {
+                keepCalibration(calibrationDirs(options, inventory.processes().stream().map(RunInventory.Process::dir)
+                        .toList()), options.out().resolve(Profile.CALIBRATION));
+            }
             phases.accept("profile.json");
             return info;
         } catch (CalibrationException | FormatException e) {
@@ -271,7 +277,8 @@ public final class Consolidator {
         return new ProfileInfo.Handoffs(m.matched(), m.unmatchedPuts(), m.unmatchedTakes(), m.ambiguousKeys());
     }
 
-    private static CalibrationSet loadCalibration(Options options, List<Path> queues) throws ConsolidationException {
+    /** The folders given, then every queue's own {@code calibration} folder. */
+    private static List<Path> calibrationDirs(Options options, List<Path> queues) {
         List<Path> dirs = new ArrayList<>(options.calibration());
         for (Path q : queues) {
             Path own = q.resolve("calibration");
@@ -279,6 +286,35 @@ public final class Consolidator {
                 dirs.add(own);
             }
         }
+        return dirs;
+    }
+
+    /**
+     * Copies every {@code .cal} file of the folders into the profile, byte for byte: the point baselines
+     * fit their clocks to the same calibration exchanges FreeZer rests on (docs/BASELINES.md), and a
+     * profile is all an analysis reads. Numbered, since two folders may hold files of the same name.
+     */
+    private static void keepCalibration(List<Path> dirs, Path into) throws IOException {
+        Files.createDirectories(into);
+        try (java.util.stream.Stream<Path> old = Files.list(into)) {
+            for (Path f : old.filter(f -> f.toString().endsWith(CalibrationFile.SUFFIX)).toList()) {
+                Files.delete(f); // a profile written again into the same folder keeps no stale exchanges
+            }
+        }
+        int n = 0;
+        for (Path dir : dirs) {
+            List<Path> files;
+            try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+                files = walk.filter(f -> f.toString().endsWith(CalibrationFile.SUFFIX)).sorted().toList();
+            }
+            for (Path f : files) {
+                Files.copy(f, into.resolve(n++ + "-" + f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    private static CalibrationSet loadCalibration(Options options, List<Path> queues) throws ConsolidationException {
+        List<Path> dirs = calibrationDirs(options, queues);
         if (dirs.isEmpty()) {
             throw new ConsolidationException("no calibration: give --calibration DIR (or --sync none for one clock domain)");
         }

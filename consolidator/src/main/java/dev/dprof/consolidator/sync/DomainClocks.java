@@ -1,0 +1,211 @@
+package dev.dprof.consolidator.sync;
+
+import dev.dprof.consolidator.profile.Profile;
+import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.calibration.Zero;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every clock domain of a profile placed on the reference by a point method, along a spanning tree
+ * of domains, and what each placement rests on ({@link ClockBasis}, per domain pair).
+ *
+ * <p>The tree is the calibration's (docs/CALIBRATION.md): each domain against the parent it measured
+ * its round trips with, the reference at the root (its ticks are the reference ticks). A domain's line
+ * against its parent is fitted to the points the papers fit (DProf §3.5, Duda et al. 1987): every
+ * message between the two domains, one point per message, the calibration exchanges' pings and
+ * pongs ({@link CalibrationExchanges}) and the run's matched messages alike; composed along the path
+ * to the reference. A domain the calibration does not reach is placed through the run's messages
+ * alone (a breadth-first tree of the message graph, Jezequel's use of Duda), and a profile without
+ * calibration exchanges (written before profiles kept them) is placed that way from its first
+ * process, whose clock the least-squares line through its FreeZer midpoints puts on the reference.
+ *
+ * <p>Processes of one domain read one counter, so they share one line; messages between them say
+ * nothing about clocks and are not used.
+ */
+final class DomainClocks {
+    /** Each process's line to the reference, and what each domain's rests on. */
+    record Placed(LinearClock[] byProcess, List<ClockBasis> basis) {
+    }
+
+    private DomainClocks() {
+    }
+
+    /**
+     * Places every process of {@code source} by regression or convex hull; a pair where the hull
+     * cannot be drawn falls back to the regression and says so in {@code problems}.
+     */
+    static Placed place(Profile source, SyncMethod method, List<String> problems) throws ProfileException {
+        Optional<CalibrationExchanges> exchanges = CalibrationExchanges.of(source);
+        ProfileInfo info = source.info();
+        List<String> domains = domains(info, exchanges);
+        int[] clockOf = clockOf(info, domains);
+        MessagePairs pairs = MessagePairs.read(source, clockOf, domains.size(), 0);
+        LinearClock[] clocks = new LinearClock[domains.size()];
+        List<ClockBasis> basis = new ArrayList<>();
+        if (exchanges.isPresent()) {
+            CalibrationExchanges cal = exchanges.get();
+            clocks[domains.indexOf(cal.reference())] = new LinearClock(0, 0, 1);
+            // Parents first: repeat until no domain whose parent is placed is left.
+            for (boolean progress = true; progress; ) {
+                progress = false;
+                for (int d = 0; d < domains.size(); d++) {
+                    Optional<String> parent = cal.parent(domains.get(d));
+                    if (clocks[d] != null || parent.isEmpty() || clocks[domains.indexOf(parent.get())] == null) {
+                        continue;
+                    }
+                    int p = domains.indexOf(parent.get());
+                    clocks[d] = edge(pairs, d, p, cal.zeros(domains.get(d)), method, domains, problems, basis)
+                            .andThen(clocks[p]);
+                    progress = true;
+                }
+            }
+        } else {
+            int root = clockOf[0];
+            if (pairs.masterOnReference == null) {
+                ProfileInfo.Process master = info.processes().get(0);
+                throw new ProfileException("the master process " + master.host() + "-" + master.pid()
+                        + " has no bounded event to place its clock on the reference");
+            }
+            clocks[root] = pairs.masterOnReference;
+            problems.add(method.label() + ": the profile holds no calibration exchanges (consolidated before profiles "
+                    + "kept them): clocks fitted to the run's messages only, " + domains.get(root)
+                    + " placed by its FreeZer midpoints");
+        }
+        placeByMessages(pairs, clocks, method, domains, problems, basis);
+        for (ProfileInfo.Process p : info.processes()) {
+            if (clocks[clockOf[p.index()]] == null) {
+                throw new ProfileException("process " + p.host() + "-" + p.pid() + " (domain " + p.domain() + ") has "
+                        + "neither a calibration exchange nor a matched message with a placed domain: "
+                        + method.label() + " cannot place its clock");
+            }
+        }
+        LinearClock[] byProcess = new LinearClock[info.processes().size()];
+        for (int p = 0; p < byProcess.length; p++) {
+            byProcess[p] = clocks[clockOf[p]];
+        }
+        basis.stream().filter(ClockBasis::fewPoints).forEach(b -> problems.add(method.label() + ": " + b.line()));
+        return new Placed(byProcess, basis);
+    }
+
+    /**
+     * The controlled logical clock's pre-synchronization from the calibration exchanges (Rabenseifner
+     * 1997; Becker et al. §3.1): each domain's offset against its parent measured at the first and the
+     * last round trip (the parent's tick against the node's midpoint {@code (k1 + k2)/2}), interpolated
+     * linearly between them and composed along the path to the reference. Per process; null for a
+     * process whose path has a domain with fewer than two round trips, or without exchanges at all.
+     */
+    static LinearClock[] offsetInterpolation(Profile source, List<ClockBasis> basis) throws ProfileException {
+        ProfileInfo info = source.info();
+        LinearClock[] byProcess = new LinearClock[info.processes().size()];
+        Optional<CalibrationExchanges> exchanges = CalibrationExchanges.of(source);
+        if (exchanges.isEmpty()) {
+            return byProcess;
+        }
+        CalibrationExchanges cal = exchanges.get();
+        Map<String, LinearClock> clocks = new LinkedHashMap<>();
+        clocks.put(cal.reference(), new LinearClock(0, 0, 1));
+        for (boolean progress = true; progress; ) {
+            progress = false;
+            for (String d : cal.domains()) {
+                Optional<String> parent = cal.parent(d);
+                if (clocks.containsKey(d) || parent.isEmpty() || !clocks.containsKey(parent.get())) {
+                    continue;
+                }
+                List<Zero> zeros = cal.zeros(d).stream().sorted(java.util.Comparator.comparingLong(Zero::k1)).toList();
+                if (zeros.size() < 2) {
+                    continue;
+                }
+                Zero first = zeros.get(0);
+                Zero last = zeros.get(zeros.size() - 1);
+                double firstMid = first.k1() + (first.k2() - first.k1()) / 2.0;
+                double lastMid = last.k1() + (last.k2() - last.k1()) / 2.0;
+                // The offset at each end is a(first) − mid(first); the line through both points carries it.
+                double slope = (last.a() - first.a()) / (lastMid - firstMid);
+                LinearClock line = new LinearClock(first.k1(), first.a() - slope * (firstMid - first.k1()), slope);
+                clocks.put(d, line.andThen(clocks.get(parent.get())));
+                basis.add(new ClockBasis(d, parent.get(), zeros.size(), 0, 0,
+                        "offsets of its first and last calibration exchange, interpolated"));
+                progress = true;
+            }
+        }
+        for (ProfileInfo.Process p : info.processes()) {
+            byProcess[p.index()] = clocks.get(p.domain());
+        }
+        return byProcess;
+    }
+
+    /** Domains no calibration reached, placed through the run's messages with a placed domain, breadth first. */
+    private static void placeByMessages(MessagePairs pairs, LinearClock[] clocks, SyncMethod method, List<String> domains,
+                                        List<String> problems, List<ClockBasis> basis) {
+        List<List<Integer>> neighbours = pairs.neighbours();
+        java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
+        for (int d = 0; d < clocks.length; d++) {
+            if (clocks[d] != null) {
+                queue.add(d);
+            }
+        }
+        while (!queue.isEmpty()) {
+            int parent = queue.poll();
+            for (int node : neighbours.get(parent)) {
+                if (clocks[node] == null) {
+                    clocks[node] = edge(pairs, node, parent, List.of(), method, domains, problems, basis)
+                            .andThen(clocks[parent]);
+                    queue.add(node);
+                }
+            }
+        }
+    }
+
+    /** The line from domain {@code node}'s ticks to {@code parent}'s, fitted to their messages and round trips. */
+    private static LinearClock edge(MessagePairs pairs, int node, int parent, List<Zero> zeros, SyncMethod method,
+                                    List<String> domains, List<String> problems, List<ClockBasis> basis) {
+        MessagePairs.Direction messagesUp = pairs.direction(node, parent);
+        MessagePairs.Direction messagesDown = pairs.direction(parent, node);
+        MessagePairs.Direction[] both = withExchanges(messagesUp, messagesDown, zeros);
+        String pair = domains.get(node) + " against " + domains.get(parent);
+        PointSync.Fit fit = PointSync.fit(both[0], both[1], method, pair, problems);
+        basis.add(new ClockBasis(domains.get(node), domains.get(parent), zeros.size(), messagesUp.n, messagesDown.n,
+                fit.how() + (zeros.isEmpty() ? ", from the run's messages only (no calibration exchange with it)" : "")));
+        return fit.line();
+    }
+
+    /**
+     * The messages each way with the round trips added as messages: {up, down}, the ping {@code (k1, a)}
+     * sent on the node's clock and received on the parent's, the pong {@code (a, k2)} the other way.
+     */
+    static MessagePairs.Direction[] withExchanges(MessagePairs.Direction up, MessagePairs.Direction down,
+                                                  List<Zero> zeros) {
+        MessagePairs.Direction u = up.copy();
+        MessagePairs.Direction d = down.copy();
+        for (Zero z : zeros) {
+            u.add(z.k1(), z.a());
+            d.add(z.a(), z.k2());
+        }
+        return new MessagePairs.Direction[] {u, d};
+    }
+
+    /** The processes' domains in process order, then the calibration's other domains. */
+    private static List<String> domains(ProfileInfo info, Optional<CalibrationExchanges> exchanges) {
+        List<String> domains = new ArrayList<>();
+        for (ProfileInfo.Process p : info.processes()) {
+            if (!domains.contains(p.domain())) {
+                domains.add(p.domain());
+            }
+        }
+        exchanges.ifPresent(c -> c.domains().stream().filter(d -> !domains.contains(d)).forEach(domains::add));
+        return domains;
+    }
+
+    private static int[] clockOf(ProfileInfo info, List<String> domains) {
+        int[] clockOf = new int[info.processes().size()];
+        for (ProfileInfo.Process p : info.processes()) {
+            clockOf[p.index()] = domains.indexOf(p.domain());
+        }
+        return clockOf;
+    }
+}
