@@ -252,7 +252,7 @@ public final class Consolidator {
                     processInfos, streamInfos, regions,
                     new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
-                            unused, causal.barrierInstanceCount(), tcp(causal)),
+                            unused, causal.barrierInstanceCount(), tcp(causal), causal.unmatched()),
                     written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()),
                     weaving.toInfo());
             Profile.writeInfo(options.out(), info);

@@ -7,12 +7,14 @@ import java.util.Locale;
  * exchanges and run messages each way ({@link DomainClocks}). A line on few points is said so in
  * every output, since the regression's slope and the hull's corridor then hang on a handful of delays.
  *
+ * @param pair         the two in words: the processes of each domain ({@code host-pid}), or the domain
+ *                     when it has none, e.g. {@code vm-15713 against the reference}
  * @param exchanges    calibration round trips with the parent (each a point up and a point down)
  * @param messagesUp   the run's matched messages from the domain to its parent
  * @param messagesDown the run's matched messages from the parent to the domain
  * @param fit          how the line was found, in words
  */
-public record ClockBasis(String domain, String parent, int exchanges, int messagesUp, int messagesDown, String fit) {
+public record ClockBasis(String domain, String parent, String pair, int exchanges, int messagesUp, int messagesDown, String fit) {
     /** Below this many points in either direction a line rests on few points. */
     public static final int FEW_POINTS = 8;
 
@@ -30,8 +32,8 @@ public record ClockBasis(String domain, String parent, int exchanges, int messag
 
     /** One line for every text output. */
     public String line() {
-        return String.format(Locale.ROOT, "%s against %s: %d calibration exchanges, %d messages up, %d down (%d points"
-                        + " up, %d down); %s%s", domain, parent, exchanges, messagesUp, messagesDown, pointsUp(),
+        return String.format(Locale.ROOT, "%s: %d calibration exchanges, %d messages up, %d down (%d points"
+                        + " up, %d down); %s%s", pair, exchanges, messagesUp, messagesDown, pointsUp(),
                 pointsDown(), fit, fewPoints() ? "; few points" : "");
     }
 }

@@ -44,6 +44,7 @@ final class DomainClocks {
         ProfileInfo info = source.info();
         List<String> domains = domains(info, exchanges);
         int[] clockOf = clockOf(info, domains);
+        List<String> names = domains.stream().map(d -> name(info, d, exchanges)).toList();
         MessagePairs pairs = MessagePairs.read(source, clockOf, domains.size(), 0);
         LinearClock[] clocks = new LinearClock[domains.size()];
         List<ClockBasis> basis = new ArrayList<>();
@@ -59,7 +60,7 @@ final class DomainClocks {
                         continue;
                     }
                     int p = domains.indexOf(parent.get());
-                    clocks[d] = edge(pairs, d, p, cal.zeros(domains.get(d)), method, domains, problems, basis)
+                    clocks[d] = edge(pairs, d, p, cal.zeros(domains.get(d)), method, domains, names, problems, basis)
                             .andThen(clocks[p]);
                     progress = true;
                 }
@@ -76,7 +77,7 @@ final class DomainClocks {
                     + "kept them): clocks fitted to the run's messages only, " + domains.get(root)
                     + " placed by its FreeZer midpoints");
         }
-        placeByMessages(pairs, clocks, method, domains, problems, basis);
+        placeByMessages(pairs, clocks, method, domains, names, problems, basis);
         for (ProfileInfo.Process p : info.processes()) {
             if (clocks[clockOf[p.index()]] == null) {
                 throw new ProfileException("process " + p.host() + "-" + p.pid() + " (domain " + p.domain() + ") has "
@@ -128,7 +129,8 @@ final class DomainClocks {
                 double slope = (last.a() - first.a()) / (lastMid - firstMid);
                 LinearClock line = new LinearClock(first.k1(), first.a() - slope * (firstMid - first.k1()), slope);
                 clocks.put(d, line.andThen(clocks.get(parent.get())));
-                basis.add(new ClockBasis(d, parent.get(), zeros.size(), 0, 0,
+                basis.add(new ClockBasis(d, parent.get(), name(info, d, exchanges) + " against "
+                        + name(info, parent.get(), exchanges), zeros.size(), 0, 0,
                         "offsets of its first and last calibration exchange, interpolated"));
                 progress = true;
             }
@@ -141,7 +143,7 @@ final class DomainClocks {
 
     /** Domains no calibration reached, placed through the run's messages with a placed domain, breadth first. */
     private static void placeByMessages(MessagePairs pairs, LinearClock[] clocks, SyncMethod method, List<String> domains,
-                                        List<String> problems, List<ClockBasis> basis) {
+                                        List<String> names, List<String> problems, List<ClockBasis> basis) {
         List<List<Integer>> neighbours = pairs.neighbours();
         java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
         for (int d = 0; d < clocks.length; d++) {
@@ -153,7 +155,7 @@ final class DomainClocks {
             int parent = queue.poll();
             for (int node : neighbours.get(parent)) {
                 if (clocks[node] == null) {
-                    clocks[node] = edge(pairs, node, parent, List.of(), method, domains, problems, basis)
+                    clocks[node] = edge(pairs, node, parent, List.of(), method, domains, names, problems, basis)
                             .andThen(clocks[parent]);
                     queue.add(node);
                 }
@@ -163,13 +165,14 @@ final class DomainClocks {
 
     /** The line from domain {@code node}'s ticks to {@code parent}'s, fitted to their messages and round trips. */
     private static LinearClock edge(MessagePairs pairs, int node, int parent, List<Zero> zeros, SyncMethod method,
-                                    List<String> domains, List<String> problems, List<ClockBasis> basis) {
+                                    List<String> domains, List<String> names, List<String> problems,
+                                    List<ClockBasis> basis) {
         MessagePairs.Direction messagesUp = pairs.direction(node, parent);
         MessagePairs.Direction messagesDown = pairs.direction(parent, node);
         MessagePairs.Direction[] both = withExchanges(messagesUp, messagesDown, zeros);
-        String pair = domains.get(node) + " against " + domains.get(parent);
+        String pair = names.get(node) + " against " + names.get(parent);
         PointSync.Fit fit = PointSync.fit(both[0], both[1], method, pair, problems);
-        basis.add(new ClockBasis(domains.get(node), domains.get(parent), zeros.size(), messagesUp.n, messagesDown.n,
+        basis.add(new ClockBasis(domains.get(node), domains.get(parent), pair, zeros.size(), messagesUp.n, messagesDown.n,
                 fit.how() + (zeros.isEmpty() ? ", from the run's messages only (no calibration exchange with it)" : "")));
         return fit.line();
     }
@@ -187,6 +190,16 @@ final class DomainClocks {
             d.add(z.a(), z.k2());
         }
         return new MessagePairs.Direction[] {u, d};
+    }
+
+    /** A domain in words: its processes, or the reference, or its id. */
+    private static String name(ProfileInfo info, String domain, Optional<CalibrationExchanges> exchanges) {
+        List<String> processes = info.processes().stream().filter(p -> p.domain().equals(domain))
+                .map(p -> p.host() + "-" + p.pid()).toList();
+        if (!processes.isEmpty()) {
+            return String.join("+", processes);
+        }
+        return exchanges.isPresent() && exchanges.get().reference().equals(domain) ? "the reference" : domain;
     }
 
     /** The processes' domains in process order, then the calibration's other domains. */

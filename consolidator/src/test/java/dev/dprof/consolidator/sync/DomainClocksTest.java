@@ -104,10 +104,10 @@ class DomainClocksTest {
 
     @Test
     void aPairIsOnFewPointsWhenEitherDirectionHasFewerThanEight() {
-        assertTrue(new ClockBasis("n", "p", 3, 10, 2, "lr").fewPoints());
-        assertFalse(new ClockBasis("n", "p", 8, 0, 0, "lr").fewPoints());
-        assertTrue(new ClockBasis("n", "p", 0, 7, 100, "lr").line().endsWith("; few points"));
-        assertTrue(new ClockBasis("n", "p", 0, 7, 100, "lr").line()
+        assertTrue(new ClockBasis("n", "p", "n against p", 3, 10, 2, "lr").fewPoints());
+        assertFalse(new ClockBasis("n", "p", "n against p", 8, 0, 0, "lr").fewPoints());
+        assertTrue(new ClockBasis("n", "p", "n against p", 0, 7, 100, "lr").line().endsWith("; few points"));
+        assertTrue(new ClockBasis("n", "p", "n against p", 0, 7, 100, "lr").line()
                 .startsWith("n against p: 0 calibration exchanges, 7 messages up, 100 down (7 points up, 100 down)"));
     }
 

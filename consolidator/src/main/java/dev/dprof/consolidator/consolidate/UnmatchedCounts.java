@@ -1,0 +1,72 @@
+package dev.dprof.consolidator.consolidate;
+
+import dev.dprof.consolidator.profile.ProfileInfo;
+import dev.dprof.format.HandoffRegions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run's events that matched nothing, counted once, at consolidation, by kind, event and reason
+ * ({@link ProfileInfo.Unmatched}); every output prints these counts and no other.
+ */
+final class UnmatchedCounts {
+    static final String SEND = "send";
+    static final String RECEIVE = "receive";
+    static final String PUT = "put";
+    static final String TAKE = "take";
+
+    static final String PEER_NOT_PROFILED = "peer not profiled";
+    static final String NOT_TOLD_APART = "connection not told apart from others on the same addresses and ports";
+    static final String UNDESCRIBED = "connection its process did not describe";
+    static final String NOT_READ = "not read within the run (the reader's recording ended first)";
+    static final String WRITTEN_BEFORE = "written before the recording began, or lost";
+    static final String NO_RECEIVE = "no receive of its key recorded (peer not profiled, or received after the run)";
+    static final String NO_SEND = "no send of its key recorded (peer not profiled, or sent before the run)";
+    static final String KEY_SENT_TWICE = "its key was sent twice while in flight";
+    static final String NOT_TAKEN = "nothing took it (a thread nobody joined, a task never run, or taken after the run)";
+    static final String NO_PUT = "no recorded put (put before the run, or by a path not woven)";
+
+    private record Key(String kind, String event, String reason) {
+    }
+
+    private final Map<Key, long[]> counts = new LinkedHashMap<>();
+
+    void add(String kind, String event, String reason) {
+        counts.computeIfAbsent(new Key(kind, event, reason), k -> new long[1])[0]++;
+    }
+
+    /** Every unmatched event of this side ({@link #SEND}, …). */
+    int total(String event) {
+        return (int) counts.entrySet().stream().filter(e -> e.getKey().event().equals(event))
+                .mapToLong(e -> e.getValue()[0]).sum();
+    }
+
+    /** By kind and event in the order met, the most frequent reason first. */
+    List<ProfileInfo.Unmatched> rows() {
+        List<String> order = new ArrayList<>();
+        counts.keySet().forEach(k -> {
+            if (!order.contains(k.kind() + "\0" + k.event())) {
+                order.add(k.kind() + "\0" + k.event());
+            }
+        });
+        return counts.entrySet().stream()
+                .sorted(Comparator.<Map.Entry<Key, long[]>>comparingInt(e -> order.indexOf(e.getKey().kind() + "\0"
+                        + e.getKey().event())).thenComparing(e -> -e.getValue()[0]))
+                .map(e -> new ProfileInfo.Unmatched(e.getKey().kind(), e.getKey().event(), e.getKey().reason(),
+                        e.getValue()[0]))
+                .toList();
+    }
+
+    /** {@code handoff KIND} of a handoff region's name (its site names start with the kind), else {@code handoff custom}. */
+    static String handoffKind(String regionName) {
+        for (HandoffRegions.Kind k : HandoffRegions.Kind.values()) {
+            if (regionName.startsWith(k.yamlName() + ": ")) {
+                return "handoff " + k.yamlName();
+            }
+        }
+        return "handoff " + HandoffRegions.Kind.CUSTOM.yamlName();
+    }
+}
