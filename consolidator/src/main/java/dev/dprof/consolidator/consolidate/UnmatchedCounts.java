@@ -44,17 +44,19 @@ final class UnmatchedCounts {
                 .mapToLong(e -> e.getValue()[0]).sum();
     }
 
-    /** By kind and event in the order met, the most frequent reason first. */
+    /** By kind in the order met, then sends, receives, puts, takes, the most frequent reason first. */
     List<ProfileInfo.Unmatched> rows() {
-        List<String> order = new ArrayList<>();
+        List<String> kinds = new ArrayList<>();
         counts.keySet().forEach(k -> {
-            if (!order.contains(k.kind() + "\0" + k.event())) {
-                order.add(k.kind() + "\0" + k.event());
+            if (!kinds.contains(k.kind())) {
+                kinds.add(k.kind());
             }
         });
+        List<String> events = List.of(SEND, RECEIVE, PUT, TAKE);
         return counts.entrySet().stream()
-                .sorted(Comparator.<Map.Entry<Key, long[]>>comparingInt(e -> order.indexOf(e.getKey().kind() + "\0"
-                        + e.getKey().event())).thenComparing(e -> -e.getValue()[0]))
+                .sorted(Comparator.<Map.Entry<Key, long[]>>comparingInt(e -> kinds.indexOf(e.getKey().kind()))
+                        .thenComparingInt(e -> events.indexOf(e.getKey().event()))
+                        .thenComparingLong(e -> -e.getValue()[0]))
                 .map(e -> new ProfileInfo.Unmatched(e.getKey().kind(), e.getKey().event(), e.getKey().reason(),
                         e.getValue()[0]))
                 .toList();
