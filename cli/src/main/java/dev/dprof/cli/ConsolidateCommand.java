@@ -38,7 +38,7 @@ public final class ConsolidateCommand implements Callable<Integer> {
 
     @Option(names = "--sync", defaultValue = "freezer", paramLabel = "METHOD",
             description = "freezer (sound intervals); lr, ch or clc (point timestamps: Duda's regression and "
-                    + "convex hull fitted to the run's messages, or the controlled logical clock; the events are ordered "
+                    + "convex hull fitted to the calibration exchanges and the run's messages, or the controlled logical clock; the events are ordered "
                     + "by freezer first); or none (one clock domain only); default ${DEFAULT-VALUE}")
     String sync;
 

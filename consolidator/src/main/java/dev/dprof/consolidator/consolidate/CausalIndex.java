@@ -308,8 +308,8 @@ final class CausalIndex {
                     UnmatchedCounts.NO_PUT);
         }
         for (long put : m.unmatchedPutIds()) {
-            unmatched.add(UnmatchedCounts.handoffKind(regionName((int) put)), UnmatchedCounts.PUT,
-                    UnmatchedCounts.NOT_TAKEN);
+            String kind = UnmatchedCounts.handoffKind(regionName((int) put));
+            unmatched.add(kind, UnmatchedCounts.PUT, UnmatchedCounts.notTaken(kind));
         }
         for (int e = 0; e < m.targets().length; e++) {
             int source = (int) m.sources()[e];

@@ -26,7 +26,7 @@ final class UnmatchedCounts {
     static final String NO_RECEIVE = "no receive of its key recorded (peer not profiled, or received after the run)";
     static final String NO_SEND = "no send of its key recorded (peer not profiled, or sent before the run)";
     static final String KEY_SENT_TWICE = "its key was sent twice while in flight";
-    static final String NOT_TAKEN = "nothing took it (a thread nobody joined, a task never run, or taken after the run)";
+    static final String NOT_TAKEN = "nothing took it within the run";
     static final String NO_PUT = "no recorded put (put before the run, or by a path not woven)";
 
     private record Key(String kind, String event, String reason) {
@@ -60,6 +60,18 @@ final class UnmatchedCounts {
                 .map(e -> new ProfileInfo.Unmatched(e.getKey().kind(), e.getKey().event(), e.getKey().reason(),
                         e.getValue()[0]))
                 .toList();
+    }
+
+    /** Why a put of a handoff kind ({@link #handoffKind}) was not taken, in the kind's own terms. */
+    static String notTaken(String kind) {
+        return switch (kind.substring(kind.indexOf(' ') + 1)) {
+            case "queue" -> "still queued at the end, or removed by a path not woven";
+            case "executor" -> "a task not run by the end";
+            case "future" -> "a future nobody waited for";
+            case "thread" -> "a thread nobody joined, or a start whose thread recorded nothing";
+            case "monitor" -> "a notify no waiting thread woke from";
+            default -> NOT_TAKEN;
+        };
     }
 
     /** {@code handoff KIND} of a handoff region's name (its site names start with the kind), else {@code handoff custom}. */

@@ -119,7 +119,7 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
 
         /**
          * The run's unmatched events in words, one line per kind with each reason's count, e.g.
-         * {@code tcp.write: 4042 sends unmatched (4040 peer not profiled, 2 not read within the run)}:
+         * {@code tcp: 4042 sends unmatched [4040 peer not profiled, 2 not read within the run (…)]}:
          * what {@code consolidate}, {@code analyze stats} and the report print. A profile written
          * before the split gives its totals.
          */
@@ -140,10 +140,10 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
                 for (Map.Entry<String, List<Unmatched>> e : events.entrySet()) {
                     long total = e.getValue().stream().mapToLong(Unmatched::count).sum();
                     line.append(sep).append(total).append(' ').append(e.getKey()).append(total == 1 ? "" : "s")
-                            .append(" unmatched (");
+                            .append(" unmatched [");
                     line.append(String.join(", ", e.getValue().stream().map(u -> u.count() + " " + u.reason()).toList()))
-                            .append(')');
-                    sep = "; ";
+                            .append(']');
+                    sep = ", ";
                 }
                 lines.add(line.toString());
             });

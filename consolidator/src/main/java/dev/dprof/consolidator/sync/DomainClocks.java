@@ -11,18 +11,25 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every clock domain of a profile placed on the reference by a point method, along a spanning tree
- * of domains, and what each placement rests on ({@link ClockBasis}, per domain pair).
+ * Every clock domain of a profile placed on the reference by a point method, and what each placement
+ * rests on ({@link ClockBasis}, per domain pair).
  *
- * <p>The tree is the calibration's (docs/CALIBRATION.md): each domain against the parent it measured
- * its round trips with, the reference at the root (its ticks are the reference ticks). A domain's line
- * against its parent is fitted to the points the papers fit (DProf §3.5, Duda et al. 1987): every
- * message between the two domains, one point per message, the calibration exchanges' pings and
- * pongs ({@link CalibrationExchanges}) and the run's matched messages alike; composed along the path
- * to the reference. A domain the calibration does not reach is placed through the run's messages
- * alone (a breadth-first tree of the message graph, Jezequel's use of Duda), and a profile without
- * calibration exchanges (written before profiles kept them) is placed that way from its first
- * process, whose clock the least-squares line through its FreeZer midpoints puts on the reference.
+ * <p>The points are those the papers fit (DProf §3.5, Duda et al. 1987): one per message between
+ * two clocks, a message sent by the domain lying above the true line by its delay, one it received
+ * below it — the calibration exchanges' pings and pongs ({@link CalibrationExchanges},
+ * docs/CALIBRATION.md) and the run's matched messages alike. In two passes:
+ * <ol>
+ * <li>along the calibration tree (the reference at the root, whose ticks are the reference ticks),
+ * each domain by its round trips with its parent alone, composed along the path;</li>
+ * <li>each domain again, by its round trips and every matched message with another domain, the
+ * other end read on the reference through its pass-1 line, so every domain is fitted to the whole
+ * run's traffic whatever the order of the tree.</li>
+ * </ol>
+ * A domain the calibration does not reach (or with fewer than two round trips) is placed through
+ * the run's messages alone (a breadth-first tree of the message graph, Jezequel's use of Duda), and
+ * a profile without calibration exchanges (written before profiles kept them) is placed that way
+ * from its first process, whose clock the least-squares line through its FreeZer midpoints puts on
+ * the reference.
  *
  * <p>Processes of one domain read one counter, so they share one line; messages between them say
  * nothing about clocks and are not used.
@@ -48,20 +55,28 @@ final class DomainClocks {
         MessagePairs pairs = MessagePairs.read(source, clockOf, domains.size(), 0);
         LinearClock[] clocks = new LinearClock[domains.size()];
         List<ClockBasis> basis = new ArrayList<>();
+        LinearClock[] calibrationOnly = new LinearClock[domains.size()];
         if (exchanges.isPresent()) {
             CalibrationExchanges cal = exchanges.get();
             clocks[domains.indexOf(cal.reference())] = new LinearClock(0, 0, 1);
-            // Parents first: repeat until no domain whose parent is placed is left.
+            // Pass 1, parents first: each domain by its round trips alone, composed to the reference.
             for (boolean progress = true; progress; ) {
                 progress = false;
                 for (int d = 0; d < domains.size(); d++) {
                     Optional<String> parent = cal.parent(domains.get(d));
-                    if (clocks[d] != null || parent.isEmpty() || clocks[domains.indexOf(parent.get())] == null) {
+                    List<Zero> zeros = cal.zeros(domains.get(d));
+                    // One round trip gives two points at one parent tick: no slope. Such a domain is left
+                    // to the run's messages.
+                    if (clocks[d] != null || parent.isEmpty() || zeros.size() < 2
+                            || clocks[domains.indexOf(parent.get())] == null) {
                         continue;
                     }
-                    int p = domains.indexOf(parent.get());
-                    clocks[d] = edge(pairs, d, p, cal.zeros(domains.get(d)), method, domains, names, problems, basis)
-                            .andThen(clocks[p]);
+                    MessagePairs.Direction[] both = withExchanges(new MessagePairs.Direction(),
+                            new MessagePairs.Direction(), zeros);
+                    clocks[d] = PointSync.fit(both[0], both[1], method, names.get(d) + " against "
+                            + names.get(domains.indexOf(parent.get())), new ArrayList<>()).line()
+                            .andThen(clocks[domains.indexOf(parent.get())]);
+                    calibrationOnly[d] = clocks[d];
                     progress = true;
                 }
             }
@@ -78,6 +93,15 @@ final class DomainClocks {
                     + " placed by its FreeZer midpoints");
         }
         placeByMessages(pairs, clocks, method, domains, names, problems, basis);
+        if (exchanges.isPresent()) {
+            LinearClock[] placed = clocks.clone();
+            for (int d = 0; d < domains.size(); d++) {
+                if (calibrationOnly[d] != null) {
+                    clocks[d] = withMessages(d, exchanges.get(), pairs, placed, calibrationOnly[d], method, domains,
+                            names, problems, basis);
+                }
+            }
+        }
         for (ProfileInfo.Process p : info.processes()) {
             if (clocks[clockOf[p.index()]] == null) {
                 throw new ProfileException("process " + p.host() + "-" + p.pid() + " (domain " + p.domain() + ") has "
@@ -139,6 +163,63 @@ final class DomainClocks {
             byProcess[p.index()] = clocks.get(p.domain());
         }
         return byProcess;
+    }
+
+    /**
+     * Pass 2: domain {@code d} on the reference, fitted to its round trips and to every matched message
+     * with another placed domain, each other end read through its pass-1 line ({@code placed}): the
+     * up points are {@code d}'s sends (a ping, a message out), the down points its receives. Where
+     * the convex hulls of all of them leave no line between, the calibration-only line is kept.
+     */
+    private static LinearClock withMessages(int d, CalibrationExchanges cal, MessagePairs pairs, LinearClock[] placed,
+                                            LinearClock calibrationOnly, SyncMethod method, List<String> domains,
+                                            List<String> names, List<String> problems, List<ClockBasis> basis) {
+        String parentDomain = cal.parent(domains.get(d)).orElseThrow();
+        LinearClock parent = placed[domains.indexOf(parentDomain)];
+        MessagePairs.Direction up = new MessagePairs.Direction();
+        MessagePairs.Direction down = new MessagePairs.Direction();
+        List<Zero> zeros = cal.zeros(domains.get(d));
+        for (Zero z : zeros) {
+            long a = Math.round(parent.apply(z.a()));
+            up.add(z.k1(), a);
+            down.add(a, z.k2());
+        }
+        int messagesUp = 0;
+        int messagesDown = 0;
+        for (int q = 0; q < placed.length; q++) {
+            if (q == d || placed[q] == null) {
+                continue;
+            }
+            MessagePairs.Direction out = pairs.direction(d, q);
+            for (int i = 0; i < out.n; i++) {
+                up.add(out.sent[i], Math.round(placed[q].apply(out.received[i])));
+            }
+            MessagePairs.Direction in = pairs.direction(q, d);
+            for (int i = 0; i < in.n; i++) {
+                down.add(Math.round(placed[q].apply(in.sent[i])), in.received[i]);
+            }
+            messagesUp += out.n;
+            messagesDown += in.n;
+        }
+        String pair = names.get(d) + " against " + names.get(domains.indexOf(parentDomain));
+        PointSync.Fit fit;
+        if (method == SyncMethod.CH) {
+            Optional<LinearClock> middle = PointSync.corridorMiddle(up, down, up.sent[0], up.received[0]);
+            if (middle.isPresent()) {
+                fit = new PointSync.Fit(middle.get(), "the middle of the convex hulls' corridor");
+            } else {
+                fit = new PointSync.Fit(calibrationOnly, "the calibration exchanges' line alone (with the run's "
+                        + "messages no line separates the two directions)");
+                problems.add("ch: " + pair + ": with the run's " + (messagesUp + messagesDown) + " messages no line "
+                        + "separates the two directions: the calibration exchanges' line alone is used");
+            }
+        } else {
+            fit = PointSync.fit(up, down, method, pair, problems);
+        }
+        basis.add(new ClockBasis(domains.get(d), parentDomain, pair, zeros.size(), messagesUp, messagesDown,
+                fit.how() + (messagesUp + messagesDown == 0 ? "" : "; messages with the other domains read through "
+                        + "their calibration-only lines")));
+        return fit.line();
     }
 
     /** Domains no calibration reached, placed through the run's messages with a placed domain, breadth first. */

@@ -80,15 +80,6 @@ final class MessagePairs {
         return adjacent;
     }
 
-    /** Pairs given directly: {@code directions.get(i)} holds the messages {@code pairs.get(i)[0] → [1]}. */
-    static MessagePairs of(int processes, LinearClock masterOnReference, List<long[]> pairs, List<Direction> directions) {
-        MessagePairs p = new MessagePairs(processes, masterOnReference);
-        for (int i = 0; i < pairs.size(); i++) {
-            p.byPair.put(pairs.get(i)[0] * processes + pairs.get(i)[1], directions.get(i));
-        }
-        return p;
-    }
-
     /**
      * The profile's messages between domains; {@code clockOf[process]} is the process's domain index
      * (of {@code clocks}); {@code master} the process whose FreeZer midpoints place its domain when

@@ -48,8 +48,8 @@ class UnmatchedCountsTest {
                 new ProfileInfo.Unmatched("tcp", "receive", UnmatchedCounts.PEER_NOT_PROFILED, 1)), m.unmatched());
         assertEquals(4, m.unmatchedSends());
         assertEquals(1, m.unmatchedReceives());
-        assertEquals(List.of("tcp: 4 sends unmatched (3 " + UnmatchedCounts.PEER_NOT_PROFILED + ", 1 "
-                + UnmatchedCounts.NOT_READ + "); 1 receive unmatched (1 " + UnmatchedCounts.PEER_NOT_PROFILED + ")"),
+        assertEquals(List.of("tcp: 4 sends unmatched [3 " + UnmatchedCounts.PEER_NOT_PROFILED + ", 1 "
+                + UnmatchedCounts.NOT_READ + "], 1 receive unmatched [1 " + UnmatchedCounts.PEER_NOT_PROFILED + "]"),
                 m.unmatchedLines());
 
         Profile profile = Profile.open(out);
@@ -84,6 +84,8 @@ class UnmatchedCountsTest {
                 HandoffRegions.siteName(HandoffRegions.Kind.QUEUE, "ArrayBlockingQueue", "Main.main:3")));
         assertEquals("handoff thread", UnmatchedCounts.handoffKind(HandoffRegions.threadsName()));
         assertEquals("handoff custom", UnmatchedCounts.handoffKind("orders.enqueue"));
+        assertEquals("a notify no waiting thread woke from", UnmatchedCounts.notTaken("handoff monitor"));
+        assertEquals(UnmatchedCounts.NOT_TAKEN, UnmatchedCounts.notTaken("handoff custom"));
     }
 
     @Test
