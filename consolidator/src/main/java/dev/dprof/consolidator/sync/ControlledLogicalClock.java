@@ -20,8 +20,9 @@ import java.util.List;
  *
  * <ol>
  * <li><b>Pre-synchronization</b>: each process's clock by linear offset interpolation between the
- * offsets its domain measured against its parent at the first and the last calibration exchange, as
- * Rabenseifner's ping-pongs at the start and the end of the run, composed along the calibration tree
+ * offsets its domain measured against its parent at the start and the end of the run (the tightest
+ * calibration exchange of the first and of the last quarter), as Rabenseifner's ping-pongs at the
+ * start and the end of the run, composed along the calibration tree
  * ({@link DomainClocks#offsetInterpolation}), {@code C_i}; a process whose domain has fewer than two
  * exchanges (or a profile without them) interpolates between its first and its last event's FreeZer
  * midpoints instead, and the profile says so. The minimum latencies {@code μ} are measured: the smallest proven latency of

@@ -5,6 +5,7 @@ import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.calibration.Zero;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,9 +120,10 @@ final class DomainClocks {
 
     /**
      * The controlled logical clock's pre-synchronization from the calibration exchanges (Rabenseifner
-     * 1997; Becker et al. §3.1): each domain's offset against its parent measured at the first and the
-     * last round trip (the parent's tick against the node's midpoint {@code (k1 + k2)/2}), interpolated
-     * linearly between them and composed along the path to the reference. Per process; null for a
+     * 1997; Becker et al. §3.1): each domain's offset against its parent measured at the start and the
+     * end of the run — the tightest round trip of the first and of the last quarter of its exchanges,
+     * the parent's tick against the node's midpoint {@code (k1 + k2)/2} — interpolated linearly
+     * between them and composed along the path to the reference. Per process; null for a
      * process whose path has a domain with fewer than two round trips, or without exchanges at all.
      */
     static LinearClock[] offsetInterpolation(Profile source, List<ClockBasis> basis) throws ProfileException {
@@ -141,21 +143,15 @@ final class DomainClocks {
                 if (clocks.containsKey(d) || parent.isEmpty() || !clocks.containsKey(parent.get())) {
                     continue;
                 }
-                List<Zero> zeros = cal.zeros(d).stream().sorted(java.util.Comparator.comparingLong(Zero::k1)).toList();
+                List<Zero> zeros = cal.zeros(d).stream().sorted(Comparator.comparingLong(Zero::k1)).toList();
                 if (zeros.size() < 2) {
                     continue;
                 }
-                Zero first = zeros.get(0);
-                Zero last = zeros.get(zeros.size() - 1);
-                double firstMid = first.k1() + (first.k2() - first.k1()) / 2.0;
-                double lastMid = last.k1() + (last.k2() - last.k1()) / 2.0;
-                // The offset at each end is a(first) − mid(first); the line through both points carries it.
-                double slope = (last.a() - first.a()) / (lastMid - firstMid);
-                LinearClock line = new LinearClock(first.k1(), first.a() - slope * (firstMid - first.k1()), slope);
+                LinearClock line = offsetLine(zeros);
                 clocks.put(d, line.andThen(clocks.get(parent.get())));
                 basis.add(new ClockBasis(d, parent.get(), name(info, d, exchanges) + " against "
-                        + name(info, parent.get(), exchanges), zeros.size(), 0, 0,
-                        "offsets of its first and last calibration exchange, interpolated"));
+                        + name(info, parent.get(), exchanges), zeros.size(), 0, 0, "offsets of the tightest "
+                        + "calibration exchange of the first and of the last quarter of " + zeros.size() + ", interpolated"));
                 progress = true;
             }
         }
@@ -220,6 +216,24 @@ final class DomainClocks {
                 fit.how() + (messagesUp + messagesDown == 0 ? "" : "; messages with the other domains read through "
                         + "their calibration-only lines")));
         return fit.line();
+    }
+
+    /**
+     * The line through a domain's offsets against its parent at the start and the end of the run, from
+     * its round trips sorted by time (at least two): each end's offset is the tightest round trip of
+     * its quarter, as the start and end measurements take the best of several ping-pongs (the first
+     * exchanges, taken while the JVMs start, can be 1 000 times wider than the rest); the offset of a
+     * round trip is the parent's tick against the node's midpoint.
+     */
+    static LinearClock offsetLine(List<Zero> byTime) {
+        int quarter = Math.max(1, byTime.size() / 4);
+        Comparator<Zero> width = Comparator.comparingLong(Zero::widthTicks);
+        Zero first = byTime.subList(0, quarter).stream().min(width).orElseThrow();
+        Zero last = byTime.subList(byTime.size() - quarter, byTime.size()).stream().min(width).orElseThrow();
+        double firstMid = first.k1() + (first.k2() - first.k1()) / 2.0;
+        double lastMid = last.k1() + (last.k2() - last.k1()) / 2.0;
+        double slope = (last.a() - first.a()) / (lastMid - firstMid);
+        return new LinearClock(first.k1(), first.a() - slope * (firstMid - first.k1()), slope);
     }
 
     /** Domains no calibration reached, placed through the run's messages with a placed domain, breadth first. */

@@ -22,7 +22,7 @@ public enum SyncMethod {
     CH,
     /**
      * The controlled logical clock (Rabenseifner; Becker et al. §3–§4): clocks pre-synchronized by
-     * linear offset interpolation between the first and the last calibration exchange, then every
+     * linear offset interpolation between calibration exchanges at the run's start and end, then every
      * receive (and barrier exit) moved forward to at least its send (last enter) plus the minimum
      * latency, the jump amortized forward and backward ({@link ControlledLogicalClock}).
      */
@@ -37,8 +37,8 @@ public enum SyncMethod {
         return switch (this) {
             case LR, CH -> "point timestamps: each clock domain taken as linear in the reference's, fitted to the "
                     + "calibration exchanges and the run's messages (" + label() + "); no bound";
-            case CLC -> "point timestamps: clocks interpolated linearly between their offsets at the first and the last "
-                    + "calibration exchange, then corrected by the controlled logical clock (γ 0.99, amortization 2%); "
+            case CLC -> "point timestamps: clocks interpolated linearly between their offsets at calibration exchanges "
+                    + "at the run's start and end, then corrected by the controlled logical clock (γ 0.99, amortization 2%); "
                     + "no bound";
         };
     }

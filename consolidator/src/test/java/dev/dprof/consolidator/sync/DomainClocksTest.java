@@ -90,6 +90,23 @@ class DomainClocksTest {
     }
 
     @Test
+    void clcOffsetsComeFromTheTightestRoundTripAtEachEndOfTheRun() {
+        // Eight round trips of the hand case; the first is 100 000 ticks wide with the parent's read at
+        // its start (its midpoint offset is 50 000 ticks off), the others 80 wide and centred.
+        List<Zero> zeros = new ArrayList<>();
+        zeros.add(new Zero(0, 0, parent(0), 100_000));
+        for (int i = 1; i < 8; i++) {
+            long k1 = i * (SPAN / 7);
+            zeros.add(new Zero(i, k1, parent(k1 + 40), k1 + 80));
+        }
+        LinearClock line = DomainClocks.offsetLine(zeros);
+        // The first quarter is zeros 0 and 1: the tight one (1) sets the start; the last quarter's are equal.
+        assertTrue(maxError(line) <= 2, "error " + maxError(line));
+        LinearClock naive = DomainClocks.offsetLine(List.of(zeros.get(0), zeros.get(7)));
+        assertTrue(maxError(naive) > 40_000, "the wide one alone: " + maxError(naive));
+    }
+
+    @Test
     void aRoundTripIsOnePointEachWay() {
         MessagePairs.Direction[] both = DomainClocks.withExchanges(ELECTION_UP, ELECTION_DOWN,
                 List.of(new Zero(1, 10, 20, 30)));
