@@ -94,20 +94,22 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
      *
      * @param ambiguousKeys keys sent twice while in flight, and TCP write offsets recorded twice on one flow
      * @param tcp           how the TCP connections' ends were paired ({@link Tcp#NONE} in a profile written before)
+     * @param unmatched     the unmatched events by kind and reason, counted at consolidation; null in a
+     *                      profile written before (or built by hand), whose readers count for themselves
      */
     public record Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
                            int usedForCalibration, int unusedForCalibration, int barrierInstances, Tcp tcp,
                            List<Unmatched> unmatched) {
         public Messages {
             tcp = tcp == null ? Tcp.NONE : tcp;
-            unmatched = unmatched == null ? List.of() : List.copyOf(unmatched);
+            unmatched = unmatched == null ? null : List.copyOf(unmatched);
         }
 
         /** Without the unmatched events by kind and reason (a profile written before them). */
         public Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
                         int usedForCalibration, int unusedForCalibration, int barrierInstances, Tcp tcp) {
             this(matched, unmatchedSends, unmatchedReceives, ambiguousKeys, usedForCalibration, unusedForCalibration,
-                    barrierInstances, tcp, List.of());
+                    barrierInstances, tcp, null);
         }
 
         /** Without TCP connection figures. */
@@ -117,6 +119,11 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
                     barrierInstances, Tcp.NONE);
         }
 
+        /** The rows of {@link #unmatched}, none when the profile predates them. */
+        public List<Unmatched> unmatchedRows() {
+            return unmatched == null ? List.of() : unmatched;
+        }
+
         /**
          * The run's unmatched events in words, one line per kind with each reason's count, e.g.
          * {@code tcp: 4042 sends unmatched [4040 peer not profiled, 2 not read within the run (…)]}:
@@ -124,7 +131,7 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
          * before the split gives its totals.
          */
         public List<String> unmatchedLines() {
-            if (unmatched.isEmpty()) {
+            if (unmatched == null) {
                 return unmatchedSends + unmatchedReceives == 0 ? List.of() : List.of(unmatchedSends + " sends and "
                         + unmatchedReceives + " receives unmatched (this profile predates their split by kind and reason)");
             }

@@ -95,7 +95,7 @@ public final class ReportData {
                 .put("unmatchedHandoffTakes", info.handoffs().unmatchedTakes())
                 .put("unboundedEvents", info.unboundedEvents()).put("causalityConflicts", info.causalityConflicts());
         ArrayNode unmatched = n.putArray("unmatched");
-        info.messages().unmatched().forEach(u -> unmatched.addObject().put("kind", u.kind()).put("event", u.event())
+        info.messages().unmatchedRows().forEach(u -> unmatched.addObject().put("kind", u.kind()).put("event", u.event())
                 .put("reason", u.reason()).put("count", u.count()));
         ArrayNode unmatchedLines = n.putArray("unmatchedLines");
         info.messages().unmatchedLines().forEach(unmatchedLines::add);

@@ -297,6 +297,7 @@ public final class ProfileStatistics {
         private long unpairedExits;
         private long backwardTicks;
         private long matched;
+        private long unmatchedReceives;
         private long messagesOutsideWindow;
         private long barrierInstances;
         private long barriersOutsideWindow;
@@ -440,7 +441,8 @@ public final class ProfileStatistics {
         private void receive(ProfileEvent e, int process) {
             Sent s = messages.receive(e);
             if (s == null) {
-                return; // counted once, at consolidation (info.messages())
+                unmatchedReceives++; // used only for a profile that predates consolidation's count
+                return;
             }
             matched++;
             if (!s.inside || e.hi > to) {
@@ -630,9 +632,11 @@ public final class ProfileStatistics {
                 costHi = eventsOf[p] == 0 || rates.costX1024[p] == 0 ? costHi
                         : rates.high[p] == null ? null : Rates.plus(costHi, ticks.multiply(rates.high[p]));
             }
-            // The run's unmatched counts are consolidation's, by kind and reason: one figure everywhere.
-            long unmatchedSends = info.messages().unmatchedSends();
-            long unmatchedReceives = info.messages().unmatchedReceives();
+            // The run's unmatched counts are consolidation's, by kind and reason: one figure everywhere. Only
+            // a profile written before them (or built by hand) is counted here.
+            boolean counted = info.messages().unmatched() != null;
+            long unmatchedSends = counted ? info.messages().unmatchedSends() : messages.unmatchedSends();
+            long unmatchedReceives = counted ? info.messages().unmatchedReceives() : this.unmatchedReceives;
             Totals totals = new Totals(events, instances, open, outsideWindow, unpairedEnters, unpairedExits,
                     backwardTicks, Rates.bound(correctionLo, correctionHi), Rates.bound(costLo, costHi), matched,
                     unmatchedSends, unmatchedReceives, messages.ambiguousSends(), barrierInstances, unfinishedBarriers);
@@ -702,7 +706,12 @@ public final class ProfileStatistics {
                 notes.add("outside the window or across its edges, left out: " + t.outsideWindow() + " instances, "
                         + messagesOutsideWindow + " messages, " + barriersOutsideWindow + " barrier instances");
             }
-            info.messages().unmatchedLines().forEach(line -> notes.add("unmatched: " + line));
+            if (info.messages().unmatched() != null) {
+                info.messages().unmatchedLines().forEach(line -> notes.add("unmatched: " + line));
+            } else if (t.unmatchedSends() > 0 || t.unmatchedReceives() > 0) {
+                notes.add("messages not matched: " + t.unmatchedSends() + " sends, " + t.unmatchedReceives()
+                        + " receives (this profile predates consolidation's count by kind and reason)");
+            }
             if (t.ambiguousMessages() > 0) {
                 notes.add(t.ambiguousMessages() + " sends with a key sent again while in flight (neither matched)");
             }
