@@ -153,9 +153,9 @@ public final class AnalyzeCommand {
             for (ProfileStatistics.RegionFigures f : r.regions()) {
                 Durations d = f.corrected();
                 out.printf(Locale.ROOT, "%-32s %9d %5d %-25s %-23s %-23s %-23s %11s %-25s%s%n", clip(f.name(), 32),
-                        f.count(), f.open(), range(r, d.total(), 1e6), range(r, d.mean(), 1e3), range(r, d.min(), 1e3),
-                        range(r, d.max(), 1e3), fixed(r.nanos(f.correction().hi()) / 1e6),
-                        range(r, f.measured().total(), 1e6), truthColumn(r, f.truth()));
+                        f.count(), f.open(), timed(r, f, d.total(), 1e6), timed(r, f, d.mean(), 1e3),
+                        timed(r, f, d.min(), 1e3), timed(r, f, d.max(), 1e3), fixed(r.nanos(f.correction().hi()) / 1e6),
+                        timed(r, f, f.measured().total(), 1e6), truthColumn(r, f.truth()));
             }
             out.printf(Locale.ROOT, "%-32s %9s %5s %-25s %-23s %-23s %-23s %11s%n", "(all regions)", "", "", "", "", "", "",
                     fixed(r.nanos(t.probeCorrection().hi()) / 1e6));
@@ -214,9 +214,10 @@ public final class AnalyzeCommand {
             for (RegionFigures f : rows) {
                 Durations d = f.corrected();
                 out.printf(Locale.ROOT, "%-" + width + "s %9d %5d %-25s %-23s %-23s %-23s %11s %-25s%s%n",
-                        clip(label.apply(f), width), f.count(), f.open(), range(r, d.total(), 1e6), range(r, d.mean(), 1e3),
-                        range(r, d.min(), 1e3), range(r, d.max(), 1e3), fixed(r.nanos(f.correction().hi()) / 1e6),
-                        range(r, f.measured().total(), 1e6), truthColumn(r, f.truth()));
+                        clip(label.apply(f), width), f.count(), f.open(), timed(r, f, d.total(), 1e6),
+                        timed(r, f, d.mean(), 1e3), timed(r, f, d.min(), 1e3), timed(r, f, d.max(), 1e3),
+                        fixed(r.nanos(f.correction().hi()) / 1e6), timed(r, f, f.measured().total(), 1e6),
+                        truthColumn(r, f.truth()));
             }
         }
 
@@ -232,6 +233,11 @@ public final class AnalyzeCommand {
                 return "";
             }
             return String.format(Locale.ROOT, " %14s", ticks == null ? "-" : fixed(r.nanos(ticks) / 1e6));
+        }
+
+        /** A duration's bound, or "open" for a region whose every instance was still open (it has no duration). */
+        private static String timed(ProfileStatistics.Result r, RegionFigures f, Bound b, double per) {
+            return f.count() == 0 ? (f.open() > 0 ? "open" : "–") : range(r, b, per);
         }
 
         private static String range(ProfileStatistics.Result r, Bound b, double per) {

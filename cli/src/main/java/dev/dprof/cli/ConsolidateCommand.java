@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
@@ -37,7 +38,7 @@ public final class ConsolidateCommand implements Callable<Integer> {
 
     @Option(names = "--sync", defaultValue = "freezer", paramLabel = "METHOD",
             description = "freezer (sound intervals); lr, ch or clc (point timestamps: Duda's regression and "
-                    + "convex hull fitted to the run's messages, or the controlled logical clock; the events are ordered "
+                    + "convex hull fitted to the calibration exchanges and the run's messages, or the controlled logical clock; the events are ordered "
                     + "by freezer first); or none (one clock domain only); default ${DEFAULT-VALUE}")
     String sync;
 
@@ -90,18 +91,21 @@ public final class ConsolidateCommand implements Callable<Integer> {
         }
         if (point != null) {
             try {
-                info = PointSync.derive(Profile.open(ordered), point, out);
+                PointSync.Derived derived = PointSync.derive(Profile.open(ordered), point, out);
+                info = derived.info();
+                System.out.printf(Locale.ROOT, "%s: %s; the FreeZer profile that ordered the events is in %s%n",
+                        point.label(), point.assumption(), ordered);
+                SyncQualityCommand.printBasis(Map.of(point.label(), derived.basis()), System.out);
             } catch (ProfileException e) {
                 throw new CliException(e.getMessage());
             }
-            System.out.printf(Locale.ROOT, "%s: %s; the FreeZer profile that ordered the events is in %s%n",
-                    point.label(), point.assumption(), ordered);
         }
         System.out.printf(Locale.ROOT, "%d events of %d processes, %d threads → %s%n", info.events(),
                 info.processes().size(), info.streams().size(), out);
         System.out.printf(Locale.ROOT, "messages: %d matched, %d sends and %d receives unmatched; %d barrier instances%n",
                 info.messages().matched(), info.messages().unmatchedSends(), info.messages().unmatchedReceives(),
                 info.messages().barrierInstances());
+        info.messages().unmatchedLines().forEach(line -> System.out.println("  unmatched: " + line));
         ProfileInfo.Tcp tcp = info.messages().tcp();
         if (tcp.connections() + tcp.withoutPeer() + tcp.ambiguous() > 0) {
             System.out.printf(Locale.ROOT, "TCP: %d connections paired, %d ends without a recorded peer, %d ends not told"

@@ -44,6 +44,8 @@ final class DemoComparison {
         System.out.println();
         SyncQualityCommand.printClc(derived.clc(), System.out);
         SyncQualityCommand.clcJson(root.putObject("clc"), derived.clc());
+        SyncQualityCommand.printBasis(derived.basis(), System.out);
+        SyncQualityCommand.basisJson(root.putObject("basis"), derived.basis());
         ObjectNode fast = root.putObject("fastSends");
         quality.forEach(f -> fast.put(f.method(), f.fastSendsPercent()));
         ObjectNode fastStrict = root.putObject("fastSendsAgainstFastestMessage");

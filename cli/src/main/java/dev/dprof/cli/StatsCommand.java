@@ -50,13 +50,22 @@ public final class StatsCommand implements Callable<Integer> {
 
     static void print(RunStatistics stats, PrintStream out) {
         out.printf(Locale.ROOT, "%d processes, %d events, %s%n", stats.processes(), stats.events(), stats.lostPhrase());
-        out.printf(Locale.ROOT, "%-40s %10s %14s %12s %12s %12s%n", "region", "count", "total ms", "mean µs", "min µs", "max µs");
+        out.printf(Locale.ROOT, "%-40s %10s %6s %14s %12s %12s %12s %14s%n", "region", "count", "open", "total ms",
+                "mean µs", "min µs", "max µs", "open ≥ ms");
         for (RegionStats r : stats.regions()) {
-            out.printf(Locale.ROOT, "%-40s %10d %14.3f %12.3f %12.3f %12.3f%n", r.name(), r.count(),
-                    r.totalNs() / 1e6, r.meanNs() / 1e3, r.minNs() / 1e3, r.maxNs() / 1e3);
+            boolean timed = r.count() > 0;
+            out.printf(Locale.ROOT, "%-40s %10d %6d %14s %12s %12s %12s %14s%n", r.name(), r.count(), r.open(),
+                    timed ? fixed(r.totalNs() / 1e6) : "–", timed ? fixed(r.meanNs() / 1e3) : "–",
+                    timed ? fixed(r.minNs() / 1e3) : "–", timed ? fixed(r.maxNs() / 1e3) : "–",
+                    r.open() > 0 ? fixed(r.openAtLeastNs() / 1e6) : "");
         }
-        out.println("(times in ns at each process's nominal tick rate)");
+        out.println("(times in ns at each process's nominal tick rate; 'open': instances still running when their "
+                + "process's recording ended, not in the count or the times; 'open ≥': how long the longest had run by then)");
         printWeaving(stats.weaving().lines(), out);
+    }
+
+    private static String fixed(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
     }
 
     /** The YAML regions that matched no method (and the processes that cannot say), as {@code consolidate} prints them. */
@@ -73,7 +82,8 @@ public final class StatsCommand implements Callable<Integer> {
         ArrayNode regions = root.putArray("regions");
         for (RegionStats r : stats.regions()) {
             regions.addObject().put("name", r.name()).put("count", r.count()).put("totalNs", r.totalNs())
-                    .put("meanNs", r.meanNs()).put("minNs", r.minNs()).put("maxNs", r.maxNs());
+                    .put("meanNs", r.meanNs()).put("minNs", r.minNs()).put("maxNs", r.maxNs()).put("open", r.open())
+                    .put("openAtLeastNs", r.openAtLeastNs());
         }
         root.put("lostEvents", stats.lostEvents());
         root.put("lostEventsExact", stats.lostExact());

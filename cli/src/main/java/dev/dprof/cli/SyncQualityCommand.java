@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.sync.Baselines;
+import dev.dprof.consolidator.sync.ClockBasis;
 import dev.dprof.consolidator.sync.IntervalDeviation;
 import dev.dprof.consolidator.sync.PointSync;
 import dev.dprof.consolidator.sync.SyncQuality;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,10 +60,12 @@ final class SyncQualityCommand implements Callable<Integer> {
                 ObjectNode root = toJson(figures, lambdaNs);
                 root.put("minimumLatencySource", derived.minimumLatencySource());
                 clcJson(root.putObject("clc"), derived.clc());
+                basisJson(root.putObject("basis"), derived.basis());
                 System.out.println(Json.MAPPER.writeValueAsString(root));
             } else {
                 print(figures, lambdaNs, derived.minimumLatencySource(), freezer.info().truth(), System.out);
                 printClc(derived.clc(), System.out);
+                printBasis(derived.basis(), System.out);
             }
         } catch (ProfileException e) {
             throw new CliException(e.getMessage());
@@ -82,6 +86,32 @@ final class SyncQualityCommand implements Callable<Integer> {
                     f.reversed(), f.inversions(), f.barrierInversions(), f.errorMeanNs() == null ? ""
                             : String.format(Locale.ROOT, " %15.3f %9.3f %9.3f", f.errorMeanNs() / 1e3,
                             f.errorP99Ns() / 1e3, f.errorMaxNs() / 1e3));
+        }
+    }
+
+    /**
+     * What each point method's clocks rest on, per domain pair: calibration exchanges and messages
+     * each way, and whether that is few points.
+     */
+    static void printBasis(Map<String, List<ClockBasis>> basis, PrintStream out) {
+        for (Map.Entry<String, List<ClockBasis>> m : basis.entrySet()) {
+            long few = m.getValue().stream().filter(ClockBasis::fewPoints).count();
+            out.printf(Locale.ROOT, "%s: clocks placed on %d domain pairs%s%n", m.getKey(), m.getValue().size(),
+                    few == 0 ? "" : String.format(Locale.ROOT, ", %d of them on fewer than %d points in a direction",
+                            few, ClockBasis.FEW_POINTS));
+            m.getValue().forEach(b -> out.println("  " + b.line()));
+        }
+    }
+
+    static void basisJson(ObjectNode n, Map<String, List<ClockBasis>> basis) {
+        for (Map.Entry<String, List<ClockBasis>> m : basis.entrySet()) {
+            ArrayNode pairs = n.putArray(m.getKey());
+            for (ClockBasis b : m.getValue()) {
+                pairs.addObject().put("domain", b.domain()).put("parent", b.parent()).put("pair", b.pair())
+                        .put("calibrationExchanges", b.exchanges()).put("messagesUp", b.messagesUp())
+                        .put("messagesDown", b.messagesDown()).put("pointsUp", b.pointsUp())
+                        .put("pointsDown", b.pointsDown()).put("fewPoints", b.fewPoints()).put("fit", b.fit());
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.calibrator.estimate.MatchedMessage;
 import dev.dprof.consolidator.analysis.messages.HandoffMatcher;
+import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.CollectiveFlavour;
 import dev.dprof.format.CollectiveShape;
 import dev.dprof.format.EventCodes;
@@ -48,8 +49,7 @@ final class CausalIndex {
     private final int[] groupNext;
     private final List<String> incomplete = new ArrayList<>();
     private final List<String> malformed = new ArrayList<>();
-    private int unmatchedSends;
-    private int unmatchedReceives;
+    private final UnmatchedCounts unmatched = new UnmatchedCounts();
     private int ambiguous;
     /** TCP write offsets recorded twice on one flow, and the reads that ended in such a write's bytes. */
     private int duplicateOffsets;
@@ -155,7 +155,7 @@ final class CausalIndex {
                 java.util.TreeMap<Long, Integer> writes = tcpWrites.get(flow);
                 var write = writes == null ? null : writes.floorEntry(c.get(r, RunInventory.B) - 1);
                 if (write == null) {
-                    unmatchedReceives++;
+                    unmatched.add("tcp", UnmatchedCounts.RECEIVE, tcpReason(r, false));
                     continue;
                 }
                 tcpReadEnds.merge(flow, c.get(r, RunInventory.B), Math::max);
@@ -169,7 +169,8 @@ final class CausalIndex {
                 MessageKey key = new MessageKey(c.get(r, RunInventory.A), c.get(r, RunInventory.B));
                 Integer send = sends.get(key);
                 if (send == null || send < 0) {
-                    unmatchedReceives++;
+                    unmatched.add(regionName(r), UnmatchedCounts.RECEIVE,
+                            send == null ? UnmatchedCounts.NO_SEND : UnmatchedCounts.KEY_SENT_TWICE);
                     continue;
                 }
                 received.merge(key, 1, Integer::sum);
@@ -181,7 +182,7 @@ final class CausalIndex {
         }
         for (Map.Entry<MessageKey, Integer> e : sends.entrySet()) {
             if (e.getValue() >= 0 && !received.containsKey(e.getKey())) {
-                unmatchedSends++;
+                unmatched.add(regionName(e.getValue()), UnmatchedCounts.SEND, UnmatchedCounts.NO_RECEIVE);
             }
         }
         // A write is received when some read of its flow ended past its first byte: a read that
@@ -193,7 +194,7 @@ final class CausalIndex {
             for (Map.Entry<Long, Integer> w : flow.getValue().entrySet()) {
                 if (w.getValue() != AMBIGUOUS_WRITE && !matchedTcpWrites.contains(w.getValue())
                         && w.getKey() >= readEnd) {
-                    unmatchedSends++;
+                    unmatched.add("tcp", UnmatchedCounts.SEND, tcpReason(w.getValue(), true));
                 }
             }
         }
@@ -302,6 +303,14 @@ final class CausalIndex {
             }
         }
         HandoffMatcher.Matches m = matcher.match();
+        for (long take : m.unmatchedTakeIds()) {
+            unmatched.add(UnmatchedCounts.handoffKind(regionName((int) take)), UnmatchedCounts.TAKE,
+                    UnmatchedCounts.NO_PUT);
+        }
+        for (long put : m.unmatchedPutIds()) {
+            String kind = UnmatchedCounts.handoffKind(regionName((int) put));
+            unmatched.add(kind, UnmatchedCounts.PUT, UnmatchedCounts.notTaken(kind));
+        }
         for (int e = 0; e < m.targets().length; e++) {
             int source = (int) m.sources()[e];
             long target = m.targets()[e];
@@ -465,11 +474,31 @@ final class CausalIndex {
     }
 
     int unmatchedSends() {
-        return unmatchedSends;
+        return unmatched.total(UnmatchedCounts.SEND);
+    }
+
+    /** The unmatched events by kind, event and reason, handoffs included. */
+    List<ProfileInfo.Unmatched> unmatched() {
+        return unmatched.rows();
+    }
+
+    /** Why a TCP write or read of {@code row} matched nothing, by how its connection's ends were paired. */
+    private String tcpReason(int row, boolean write) {
+        LongColumns c = inventory.communication;
+        TcpFlows.OfProcess p = tcp(row);
+        TcpFlows.End end = p.endOf((int) c.get(row, RunInventory.REGION), c.get(row, RunInventory.A));
+        if (end == null) {
+            return UnmatchedCounts.UNDESCRIBED;
+        }
+        return switch (end.state) {
+            case NO_PEER -> UnmatchedCounts.PEER_NOT_PROFILED;
+            case AMBIGUOUS -> UnmatchedCounts.NOT_TOLD_APART;
+            case PAIRED -> write ? UnmatchedCounts.NOT_READ : UnmatchedCounts.WRITTEN_BEFORE;
+        };
     }
 
     int unmatchedReceives() {
-        return unmatchedReceives;
+        return unmatched.total(UnmatchedCounts.RECEIVE);
     }
 
     int ambiguousKeys() {

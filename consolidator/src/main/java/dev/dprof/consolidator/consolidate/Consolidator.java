@@ -20,11 +20,13 @@ import dev.dprof.consolidator.read.WeavingReports;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.calibration.CalibrationFile;
 import dev.dprof.format.calibration.DomainCalibration;
 import dev.dprof.format.profile.ProfileEventsWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -267,10 +269,14 @@ public final class Consolidator {
                     processInfos, streamInfos, regions,
                     new ProfileInfo.Messages(causal.matched().size(), causal.unmatchedSends(),
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
-                            unused, causal.barrierInstanceCount(), tcp(causal)),
+                            unused, causal.barrierInstanceCount(), tcp(causal), causal.unmatched()),
                     written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()),
                     weaving.toInfo());
             Profile.writeInfo(options.out(), info);
+            if (calibration != null) {
+                keepCalibration(calibrationDirs(options, inventory.processes().stream().map(RunInventory.Process::dir)
+                        .toList()), options.out().resolve(Profile.CALIBRATION));
+            }
             phases.accept("profile.json");
             return info;
         } catch (CalibrationException | FormatException e) {
@@ -302,7 +308,8 @@ public final class Consolidator {
         return new ProfileInfo.Handoffs(m.matched(), m.unmatchedPuts(), m.unmatchedTakes(), m.ambiguousKeys());
     }
 
-    private static CalibrationSet loadCalibration(Options options, List<Path> queues) throws ConsolidationException {
+    /** The folders given, then every queue's own {@code calibration} folder. */
+    private static List<Path> calibrationDirs(Options options, List<Path> queues) {
         List<Path> dirs = new ArrayList<>(options.calibration());
         for (Path q : queues) {
             Path own = q.resolve("calibration");
@@ -310,6 +317,35 @@ public final class Consolidator {
                 dirs.add(own);
             }
         }
+        return dirs;
+    }
+
+    /**
+     * Copies every {@code .cal} file of the folders into the profile, byte for byte: the point baselines
+     * fit their clocks to the same calibration exchanges FreeZer rests on (docs/BASELINES.md), and a
+     * profile is all an analysis reads. Numbered, since two folders may hold files of the same name.
+     */
+    private static void keepCalibration(List<Path> dirs, Path into) throws IOException {
+        Files.createDirectories(into);
+        try (java.util.stream.Stream<Path> old = Files.list(into)) {
+            for (Path f : old.filter(f -> f.toString().endsWith(CalibrationFile.SUFFIX)).toList()) {
+                Files.delete(f); // a profile written again into the same folder keeps no stale exchanges
+            }
+        }
+        int n = 0;
+        for (Path dir : dirs) {
+            List<Path> files;
+            try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+                files = walk.filter(f -> f.toString().endsWith(CalibrationFile.SUFFIX)).sorted().toList();
+            }
+            for (Path f : files) {
+                Files.copy(f, into.resolve(n++ + "-" + f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    private static CalibrationSet loadCalibration(Options options, List<Path> queues) throws ConsolidationException {
+        List<Path> dirs = calibrationDirs(options, queues);
         if (dirs.isEmpty()) {
             throw new ConsolidationException("no calibration: give --calibration DIR (or --sync none for one clock domain)");
         }

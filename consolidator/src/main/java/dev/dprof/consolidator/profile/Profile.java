@@ -9,10 +9,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** A consolidated profile folder: {@code profile.json} and {@code events.bin}. */
+/**
+ * A consolidated profile folder: {@code profile.json}, {@code events.bin}, and the calibration files
+ * it was consolidated with ({@code calibration/}, absent in a profile written before it existed).
+ */
 public final class Profile {
     public static final String INFO = "profile.json";
     public static final String EVENTS = "events.bin";
+    /** The folder holding a copy of every {@code .cal} file used, for the point baselines' calibration exchanges. */
+    public static final String CALIBRATION = "calibration";
     static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 

@@ -107,11 +107,22 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
      *
      * @param ambiguousKeys keys sent twice while in flight, and TCP write offsets recorded twice on one flow
      * @param tcp           how the TCP connections' ends were paired ({@link Tcp#NONE} in a profile written before)
+     * @param unmatched     the unmatched events by kind and reason, counted at consolidation; null in a
+     *                      profile written before (or built by hand), whose readers count for themselves
      */
     public record Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
-                           int usedForCalibration, int unusedForCalibration, int barrierInstances, Tcp tcp) {
+                           int usedForCalibration, int unusedForCalibration, int barrierInstances, Tcp tcp,
+                           List<Unmatched> unmatched) {
         public Messages {
             tcp = tcp == null ? Tcp.NONE : tcp;
+            unmatched = unmatched == null ? null : List.copyOf(unmatched);
+        }
+
+        /** Without the unmatched events by kind and reason (a profile written before them). */
+        public Messages(int matched, int unmatchedSends, int unmatchedReceives, int ambiguousKeys,
+                        int usedForCalibration, int unusedForCalibration, int barrierInstances, Tcp tcp) {
+            this(matched, unmatchedSends, unmatchedReceives, ambiguousKeys, usedForCalibration, unusedForCalibration,
+                    barrierInstances, tcp, null);
         }
 
         /** Without TCP connection figures. */
@@ -120,6 +131,56 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
             this(matched, unmatchedSends, unmatchedReceives, ambiguousKeys, usedForCalibration, unusedForCalibration,
                     barrierInstances, Tcp.NONE);
         }
+
+        /** The rows of {@link #unmatched}, none when the profile predates them. */
+        public List<Unmatched> unmatchedRows() {
+            return unmatched == null ? List.of() : unmatched;
+        }
+
+        /**
+         * The run's unmatched events in words, one line per kind with each reason's count, e.g.
+         * {@code tcp: 4042 sends unmatched [4040 peer not profiled, 2 not read within the run (…)]}:
+         * what {@code consolidate}, {@code analyze stats} and the report print. A profile written
+         * before the split gives its totals.
+         */
+        public List<String> unmatchedLines() {
+            if (unmatched == null) {
+                return unmatchedSends + unmatchedReceives == 0 ? List.of() : List.of(unmatchedSends + " sends and "
+                        + unmatchedReceives + " receives unmatched (this profile predates their split by kind and reason)");
+            }
+            Map<String, Map<String, List<Unmatched>>> byKind = new java.util.LinkedHashMap<>();
+            for (Unmatched u : unmatched) {
+                byKind.computeIfAbsent(u.kind(), k -> new java.util.LinkedHashMap<>())
+                        .computeIfAbsent(u.event(), k -> new java.util.ArrayList<>()).add(u);
+            }
+            List<String> lines = new java.util.ArrayList<>();
+            byKind.forEach((kind, events) -> {
+                StringBuilder line = new StringBuilder(kind).append(':');
+                String sep = " ";
+                for (Map.Entry<String, List<Unmatched>> e : events.entrySet()) {
+                    long total = e.getValue().stream().mapToLong(Unmatched::count).sum();
+                    line.append(sep).append(total).append(' ').append(e.getKey()).append(total == 1 ? "" : "s")
+                            .append(" unmatched [");
+                    line.append(String.join(", ", e.getValue().stream().map(u -> u.count() + " " + u.reason()).toList()))
+                            .append(']');
+                    sep = ", ";
+                }
+                lines.add(line.toString());
+            });
+            return lines;
+        }
+    }
+
+    /**
+     * Events of one kind that matched nothing, for one reason: the one count every output prints
+     * ({@link Messages#unmatchedLines}), computed once at consolidation.
+     *
+     * @param kind   {@code tcp}, a keyed message's send region (e.g. {@code net.send}), or
+     *               {@code handoff KIND} ({@code queue}, {@code thread}, {@code future}, …)
+     * @param event  {@code send}, {@code receive}, {@code put} or {@code take}
+     * @param reason why, in words: {@code peer not profiled}, {@code not read within the run}, …
+     */
+    public record Unmatched(String kind, String event, String reason, long count) {
     }
 
     /**

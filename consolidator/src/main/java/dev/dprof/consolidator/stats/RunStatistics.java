@@ -76,6 +76,7 @@ public final class RunStatistics {
         weaving.add(label(visitor.header), visitor.weaving, visitor.ended);
         for (ThreadStack stack : visitor.threads.values()) {
             openRegions += stack.depth;
+            visitor.countOpen(stack);
         }
         if (!visitor.ended) {
             unfinishedProcesses++;
@@ -167,6 +168,7 @@ public final class RunStatistics {
         private final Map<Long, ThreadStack> threads = new HashMap<>();
         private boolean ended;
         private WeavingSummary weaving;
+        private long lastTick = Long.MIN_VALUE;
 
         ProcessVisitor(ProcessHeader header) {
             this.header = header;
@@ -191,6 +193,7 @@ public final class RunStatistics {
             ThreadStack stack = threads.computeIfAbsent(events.threadId(), t -> new ThreadStack());
             while (events.next()) {
                 RunStatistics.this.events++;
+                lastTick = Math.max(lastTick, events.tick);
                 switch (events.kind) {
                     case ENTER, ENTER_INSTANCE, BARRIER_ENTER -> stack.push(events.region, events.tick);
                     case EXIT, EXIT_THROW, BARRIER_EXIT -> exit(stack, events.region, events.tick);
@@ -211,6 +214,20 @@ public final class RunStatistics {
             RegionStats stats = byId.get(region);
             if (stats != null && stack.find(region) < 0) {
                 stats.add(header.ticksToNanos(tick - enterTick));
+            }
+        }
+
+        /** The thread's instances still open, each counted once (a recursive entry is the outermost's). */
+        void countOpen(ThreadStack stack) {
+            for (int i = 0; i < stack.depth; i++) {
+                RegionStats stats = byId.get(stack.regions[i]);
+                boolean outermost = true;
+                for (int j = 0; j < i; j++) {
+                    outermost &= stack.regions[j] != stack.regions[i];
+                }
+                if (stats != null && outermost) {
+                    stats.addOpen(header.ticksToNanos(Math.max(0, lastTick - stack.ticks[i])));
+                }
             }
         }
 

@@ -15,38 +15,41 @@ public final class Baselines {
     }
 
     /**
-     * The run under every method, what the controlled logical clock did to local timings, the
-     * fastest matched message's latency, and the minimum latency {@code λ} that fast sends are
-     * counted against (that latency, or a network floor below it), with where {@code λ} comes from.
+     * The run under every method, what each point method's clocks rest on (per domain pair, by
+     * method), what the controlled logical clock did to local timings, the fastest matched message's
+     * latency, and the minimum latency {@code λ} that fast sends are counted against (that latency, or
+     * a network floor below it), with where {@code λ} comes from.
      */
-    public record Derived(Map<String, Profile> profiles, PointSync.Correction clc, long fastestMessageTicks,
-                          long minimumLatencyTicks, String minimumLatencySource) {
+    public record Derived(Map<String, Profile> profiles, Map<String, List<ClockBasis>> basis, PointSync.Correction clc,
+                          long fastestMessageTicks, long minimumLatencyTicks, String minimumLatencySource) {
         /**
          * The same with {@code λ} = the network's minimum transmission time (DProf §6: a fast send is
          * closer to its receive than that), when it lies below the fastest message, as a floor must.
          */
         public Derived withNetworkFloor(long floorTicks, String source) {
             return floorTicks < fastestMessageTicks
-                    ? new Derived(profiles, clc, fastestMessageTicks, floorTicks, source) : this;
+                    ? new Derived(profiles, basis, clc, fastestMessageTicks, floorTicks, source) : this;
         }
     }
 
     /** {@code freezer} first, then each {@link SyncMethod}'s profile, written under {@code dir}. */
     public static Derived derive(Profile freezer, Path dir) throws ProfileException, IOException {
         Map<String, Profile> all = new LinkedHashMap<>();
+        Map<String, List<ClockBasis>> basis = new LinkedHashMap<>();
         all.put("freezer", freezer);
         PointSync.Correction clc = null;
         for (SyncMethod m : SyncMethod.values()) {
             Path out = dir.resolve(m.label());
             if (m == SyncMethod.CLC) {
                 clc = PointSync.correct(freezer, out);
+                basis.put(m.label(), clc.basis());
             } else {
-                PointSync.derive(freezer, m, out);
+                basis.put(m.label(), PointSync.derive(freezer, m, out).basis());
             }
             all.put(m.label(), Profile.open(out));
         }
         long fastest = SyncQuality.minimumLatencyTicks(freezer);
-        return new Derived(all, clc, fastest, fastest, freezer.info().truth()
+        return new Derived(all, basis, clc, fastest, fastest, freezer.info().truth()
                 ? "the fastest matched message's true latency" : "the fastest matched message's proven floor (FreeZer)");
     }
 

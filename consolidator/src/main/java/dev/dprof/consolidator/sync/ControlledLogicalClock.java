@@ -19,9 +19,13 @@ import java.util.List;
  * a consolidated profile's causal order.
  *
  * <ol>
- * <li><b>Pre-synchronization</b>: each process's clock by linear offset interpolation between its
- * first and its last event (their FreeZer midpoints: the offsets measured at the run's start and
- * end), {@code C_i}. The minimum latencies {@code μ} are measured: the smallest proven latency of
+ * <li><b>Pre-synchronization</b>: each process's clock by linear offset interpolation between the
+ * offsets its domain measured against its parent at the start and the end of the run (the tightest
+ * calibration exchange of the first and of the last quarter), as Rabenseifner's ping-pongs at the
+ * start and the end of the run, composed along the calibration tree
+ * ({@link DomainClocks#offsetInterpolation}), {@code C_i}; a process whose domain has fewer than two
+ * exchanges (or a profile without them) interpolates between its first and its last event's FreeZer
+ * midpoints instead, and the profile says so. The minimum latencies {@code μ} are measured: the smallest proven latency of
  * messages within one process (same clock: tick difference × the lower rate bound) and between
  * processes (FreeZer's {@code max(0, lo_receive − hi_send)}).</li>
  * <li><b>Forward amortization</b> (Becker Eq. 4 and 4′): {@code LC'(e) = max(LC'(send) + μ,
@@ -56,9 +60,11 @@ final class ControlledLogicalClock {
     /** Per stream, the backward corrections, by the time of their jump. */
     private final List<List<Ramp>> ramps;
     private final IntervalDeviation.Builder deviation = new IntervalDeviation.Builder();
+    private final List<ClockBasis> basis;
 
     private ControlledLogicalClock(ProfileInfo info, int[] processOf, LinearClock[] presync, double muIntra,
-                                   double muInter, List<List<Ramp>> ramps) {
+                                   double muInter, List<List<Ramp>> ramps, List<ClockBasis> basis) {
+        this.basis = basis;
         this.info = info;
         this.processOf = processOf;
         this.presync = presync;
@@ -92,15 +98,36 @@ final class ControlledLogicalClock {
         }
     }
 
-    static ControlledLogicalClock prepare(Profile source) throws ProfileException {
+    /** The first two passes; {@code problems} is told which processes' offsets could not come from calibration. */
+    static ControlledLogicalClock prepare(Profile source, List<String> problems) throws ProfileException {
         ProfileInfo info = source.info();
         int[] processOf = new int[info.streams().size()];
         info.streams().forEach(s -> processOf[s.index()] = s.process());
         LinearClock[] presync = new LinearClock[info.processes().size()];
         double[] mu = presync(source, processOf, presync);
+        List<ClockBasis> basis = new ArrayList<>();
+        LinearClock[] measured = DomainClocks.offsetInterpolation(source, basis);
+        List<String> fromMidpoints = new ArrayList<>();
+        for (ProfileInfo.Process p : info.processes()) {
+            if (measured[p.index()] != null) {
+                presync[p.index()] = measured[p.index()];
+            } else {
+                fromMidpoints.add(p.host() + "-" + p.pid());
+            }
+        }
+        if (!fromMidpoints.isEmpty()) {
+            problems.add("clc: no two calibration exchanges on the path of " + String.join(", ", fromMidpoints)
+                    + " to the reference (or none in the profile): offsets interpolated between the first and the last"
+                    + " event's FreeZer midpoints instead");
+        }
         Forward forward = new Forward(info, processOf, presync, mu[0], mu[1], true);
         read(source, forward::accept);
-        return new ControlledLogicalClock(info, processOf, presync, mu[0], mu[1], forward.ramps());
+        return new ControlledLogicalClock(info, processOf, presync, mu[0], mu[1], forward.ramps(), List.copyOf(basis));
+    }
+
+    /** What each domain's pre-synchronization rests on. */
+    List<ClockBasis> basis() {
+        return basis;
     }
 
     /** Each process's first and last midpoint make its pre-synchronization line; returns {μ within, μ between}. */

@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The raw ticks of every matched message between two processes, by process pair, and the master
- * process's events placed on the reference (the frame the point methods write in).
+ * The raw ticks of every matched message between two clock domains, by domain pair (processes of
+ * one domain read one counter, so their messages say nothing about clocks and are left out), and
+ * the master process's events placed on the reference (the frame the point methods write in when
+ * the profile has no calibration exchanges).
  */
 final class MessagePairs {
     /** One direction of a pair's messages: the sender's and the receiver's ticks. */
@@ -23,6 +25,15 @@ final class MessagePairs {
         long[] sent = new long[64];
         long[] received = new long[64];
         int n;
+
+        /** A copy, to add points to without changing this one. */
+        Direction copy() {
+            Direction d = new Direction();
+            d.sent = java.util.Arrays.copyOf(sent, Math.max(64, n));
+            d.received = java.util.Arrays.copyOf(received, Math.max(64, n));
+            d.n = n;
+            return d;
+        }
 
         void add(long s, long r) {
             if (n == sent.length) {
@@ -35,11 +46,13 @@ final class MessagePairs {
         }
     }
 
-    private record Sent(int process, long tick) {
+    private record Sent(int clock, long tick) {
     }
 
+    /** The number of clock domains. */
     private final int processes;
     private final Map<Long, Direction> byPair = new HashMap<>();
+    /** The master's line through its FreeZer midpoints; null when it has no bounded event. */
     final LinearClock masterOnReference;
 
     private MessagePairs(int processes, LinearClock masterOnReference) {
@@ -52,7 +65,7 @@ final class MessagePairs {
         return byPair.getOrDefault((long) from * processes + to, new Direction());
     }
 
-    /** Process pairs that exchanged messages, either way, as adjacency lists in ascending order. */
+    /** Domain pairs that exchanged messages, either way, as adjacency lists in ascending order. */
     List<List<Integer>> neighbours() {
         List<List<Integer>> adjacent = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
@@ -67,18 +80,14 @@ final class MessagePairs {
         return adjacent;
     }
 
-    /** Pairs given directly: {@code directions.get(i)} holds the messages {@code pairs.get(i)[0] → [1]}. */
-    static MessagePairs of(int processes, LinearClock masterOnReference, List<long[]> pairs, List<Direction> directions) {
-        MessagePairs p = new MessagePairs(processes, masterOnReference);
-        for (int i = 0; i < pairs.size(); i++) {
-            p.byPair.put(pairs.get(i)[0] * processes + pairs.get(i)[1], directions.get(i));
-        }
-        return p;
-    }
-
-    static MessagePairs read(Profile profile, int master) throws ProfileException {
+    /**
+     * The profile's messages between domains; {@code clockOf[process]} is the process's domain index
+     * (of {@code clocks}); {@code master} the process whose FreeZer midpoints place its domain when
+     * nothing else does.
+     */
+    static MessagePairs read(Profile profile, int[] clockOf, int clocks, int master) throws ProfileException {
         ProfileInfo info = profile.info();
-        int processes = info.processes().size();
+        int processes = clocks;
         int[] processOf = new int[info.streams().size()];
         info.streams().forEach(s -> processOf[s.index()] = s.process());
         MessageMatcher<Sent> matcher = new MessageMatcher<>(info);
@@ -95,11 +104,12 @@ final class MessagePairs {
             while (events.next(e)) {
                 int p = processOf[e.stream];
                 switch (e.kind) {
-                    case SEND -> matcher.send(e, new Sent(p, e.tick));
+                    case SEND -> matcher.send(e, new Sent(clockOf[p], e.tick));
                     case RECEIVE -> {
                         Sent s = matcher.receive(e);
-                        if (s != null && s.process != p) {
-                            byPair.computeIfAbsent((long) s.process * processes + p, k -> new Direction()).add(s.tick, e.tick);
+                        if (s != null && s.clock != clockOf[p]) {
+                            byPair.computeIfAbsent((long) s.clock * processes + clockOf[p], k -> new Direction())
+                                    .add(s.tick, e.tick);
                         }
                     }
                     default -> {
@@ -122,11 +132,8 @@ final class MessagePairs {
         } catch (IOException | FormatException e) {
             throw new ProfileException(profile.dir() + ": " + e.getMessage());
         }
-        if (n == 0) {
-            throw new ProfileException("the master process " + info.processes().get(master).host() + "-"
-                    + info.processes().get(master).pid() + " has no bounded event to place its clock on the reference");
-        }
-        MessagePairs pairs = new MessagePairs(processes, LinearClock.leastSquares(x0, y0, n, sx, sy, sxx, sxy));
+        MessagePairs pairs = new MessagePairs(processes, n == 0 ? null
+                : LinearClock.leastSquares(x0, y0, n, sx, sy, sxx, sxy));
         pairs.byPair.putAll(byPair);
         return pairs;
     }

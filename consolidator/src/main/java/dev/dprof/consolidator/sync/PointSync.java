@@ -12,9 +12,7 @@ import dev.dprof.format.profile.ProfileEventsWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import org.apache.commons.numbers.fraction.BigFraction;
@@ -26,11 +24,9 @@ import org.apache.commons.numbers.fraction.BigFraction;
  * one run (DProf §6). Durations come from the points too (every process's rate is 1/1 against
  * its new ticks).
  *
- * <p>The master is the first process; each other process gets the line fitted to its messages
- * with its parent in a breadth-first spanning tree of the message graph (Jezequel's use of Duda's
- * method), composed along the path. The master's own clock is placed on the reference by the
- * least-squares line through its events' FreeZer midpoints: a common frame for display and for
- * the error against the truth; every relative timing between processes comes from the method alone.
+ * <p>Each clock domain gets the line fitted to the calibration exchanges and the run's messages with
+ * its parent in the calibration tree, composed along the path to the reference ({@link DomainClocks});
+ * every relative timing between processes comes from the method alone.
  */
 public final class PointSync {
     private PointSync() {
@@ -41,36 +37,40 @@ public final class PointSync {
         long point(ProfileEvent e, int process) throws ProfileException;
     }
 
-    /** Writes the re-timed profile into {@code out}; returns its description. */
-    public static ProfileInfo derive(Profile source, SyncMethod method, Path out) throws ProfileException, IOException {
-        ProfileInfo info = source.info();
-        List<String> problems = new ArrayList<>(info.problems());
+    /** A point profile, and what each domain's clock rests on (per domain pair). */
+    public record Derived(ProfileInfo info, List<ClockBasis> basis) {
+    }
+
+    /** Writes the re-timed profile into {@code out}; returns its description and each domain pair's basis. */
+    public static Derived derive(Profile source, SyncMethod method, Path out) throws ProfileException, IOException {
         if (method == SyncMethod.CLC) {
-            return correct(source, out).info();
+            Correction c = correct(source, out);
+            return new Derived(c.info(), c.basis());
         }
-        int master = 0;
-        MessagePairs pairs = MessagePairs.read(source, master);
-        LinearClock[] clocks = clocks(info, pairs, method, master, problems);
+        List<String> problems = new ArrayList<>(source.info().problems());
+        DomainClocks.Placed placed = DomainClocks.place(source, method, problems);
+        LinearClock[] clocks = placed.byProcess();
         double[] slopes = new double[clocks.length];
         for (int p = 0; p < clocks.length; p++) {
             slopes[p] = clocks[p].slope();
         }
-        return write(source, method, (e, p) -> Math.round(clocks[p].apply(e.tick)), slopes, problems, out);
+        ProfileInfo info = write(source, method, (e, p) -> Math.round(clocks[p].apply(e.tick)), slopes, problems, out);
+        return new Derived(info, placed.basis());
     }
 
     /** The controlled logical clock's profile, and what the correction did to local timings. */
     public record Correction(ProfileInfo info, IntervalDeviation deviation, double minimumLatencyWithinNs,
-                             double minimumLatencyBetweenNs) {
+                             double minimumLatencyBetweenNs, List<ClockBasis> basis) {
     }
 
     /** {@link SyncMethod#CLC} into {@code out}. */
     public static Correction correct(Profile source, Path out) throws ProfileException, IOException {
-        ControlledLogicalClock clc = ControlledLogicalClock.prepare(source);
-        ProfileInfo info = write(source, SyncMethod.CLC, clc.retiming(), clc.slopes(),
-                new ArrayList<>(source.info().problems()), out);
+        List<String> problems = new ArrayList<>(source.info().problems());
+        ControlledLogicalClock clc = ControlledLogicalClock.prepare(source, problems);
+        ProfileInfo info = write(source, SyncMethod.CLC, clc.retiming(), clc.slopes(), problems, out);
         double nsPerTick = 1e9 / info.referenceTickHz();
         return new Correction(info, clc.deviation(), clc.minimumLatencies()[0] * nsPerTick,
-                clc.minimumLatencies()[1] * nsPerTick);
+                clc.minimumLatencies()[1] * nsPerTick, clc.basis());
     }
 
     /** The source's events in its order, each re-stamped; {@code slopes}: each process's ticks to reference ticks. */
@@ -109,53 +109,33 @@ public final class PointSync {
         return derived;
     }
 
-    /** Every process's ticks on the reference, through the master. */
-    static LinearClock[] clocks(ProfileInfo info, MessagePairs pairs, SyncMethod method, int master,
-                                List<String> problems) throws ProfileException {
-        int n = info.processes().size();
-        LinearClock[] clocks = new LinearClock[n];
-        clocks[master] = pairs.masterOnReference;
-        List<List<Integer>> neighbours = pairs.neighbours();
-        Deque<Integer> queue = new ArrayDeque<>(List.of(master));
-        while (!queue.isEmpty()) {
-            int parent = queue.poll();
-            for (int node : neighbours.get(parent)) {
-                if (clocks[node] == null) {
-                    clocks[node] = fit(pairs, node, parent, method, info, problems).andThen(clocks[parent]);
-                    queue.add(node);
-                }
-            }
-        }
-        for (int p = 0; p < n; p++) {
-            if (clocks[p] == null) {
-                ProfileInfo.Process process = info.processes().get(p);
-                throw new ProfileException("process " + process.host() + "-" + process.pid() + " exchanged no matched "
-                        + "message with the master's part of the run: " + method.label() + " cannot place its clock");
-            }
-        }
-        return clocks;
+    /** A line from one clock to another, and how it was found, in words. */
+    record Fit(LinearClock line, String how) {
     }
 
-    /** The line from {@code node}'s ticks to {@code parent}'s. */
-    static LinearClock fit(MessagePairs pairs, int node, int parent, SyncMethod method, ProfileInfo info,
-                           List<String> problems) {
-        MessagePairs.Direction up = pairs.direction(node, parent);
-        MessagePairs.Direction down = pairs.direction(parent, node);
+    /**
+     * The line from a node's ticks to its parent's through the points of both directions: {@code up}
+     * holds (node's send, parent's receive), {@code down} (parent's send, node's receive). The convex
+     * hull falls back to the regression, said in {@code problems}, where no line separates the two.
+     */
+    static Fit fit(MessagePairs.Direction up, MessagePairs.Direction down, SyncMethod method, String pair,
+                   List<String> problems) {
         long x0 = up.n > 0 ? up.sent[0] : down.received[0];
         long y0 = up.n > 0 ? up.received[0] : down.sent[0];
         if (method == SyncMethod.CH) {
             Optional<LinearClock> middle = corridorMiddle(up, down, x0, y0);
             if (middle.isPresent()) {
-                return middle.get();
+                return new Fit(middle.get(), "the middle of the convex hulls' corridor");
             }
-            ProfileInfo.Process p = info.processes().get(node);
-            problems.add(String.format("ch: no line separates the messages of %s-%d and its parent by direction (%d up, "
-                    + "%d down): linear regression used for it", p.host(), p.pid(), up.n, down.n));
+            problems.add(String.format("ch: no line separates the points of %s by direction (%d up, %d down): linear "
+                    + "regression used for it", pair, up.n, down.n));
         }
         double[] sums = new double[4];
         accumulate(up.sent, up.received, up.n, x0, y0, sums);
         accumulate(down.received, down.sent, down.n, x0, y0, sums);
-        return LinearClock.leastSquares(x0, y0, (long) up.n + down.n, sums[0], sums[1], sums[2], sums[3]);
+        LinearClock line = LinearClock.leastSquares(x0, y0, (long) up.n + down.n, sums[0], sums[1], sums[2], sums[3]);
+        return new Fit(line, method == SyncMethod.CH ? "linear regression (no corridor between the hulls)"
+                : "the least-squares line");
     }
 
     /** Adds the points {@code (xs[i], ys[i])} to the sums of dx, dy, dx², dx·dy. */

@@ -4,14 +4,15 @@ import java.util.Locale;
 
 /**
  * Point synchronizations the DProf paper and Becker et al. compare FreeZer with. The regressions
- * (§3.5, after Duda et al. 1987) take each process's clock to be linear in the master's and fit the
- * line to the messages between neighbours of a spanning tree of the message graph, rooted at the
- * master; the controlled logical clock corrects what the messages prove wrong.
+ * (§3.5, after Duda et al. 1987) take each clock domain's clock to be linear in the reference's and
+ * fit the line to the messages each way between clocks: the calibration exchanges FreeZer rests on
+ * and the run's matched messages ({@link DomainClocks}); the controlled logical clock corrects what
+ * the messages prove wrong.
  */
 public enum SyncMethod {
     /**
-     * Linear regression: every message gives a point (receiver's tick, sender's tick) or (sender's
-     * tick, receiver's tick), both directions in one set, and the least-squares line is the map.
+     * Linear regression: every message gives a point (the domain's tick, the other clock's tick),
+     * both directions in one set, and the least-squares line is the map.
      */
     LR,
     /**
@@ -21,9 +22,9 @@ public enum SyncMethod {
     CH,
     /**
      * The controlled logical clock (Rabenseifner; Becker et al. §3–§4): clocks pre-synchronized by
-     * linear offset interpolation between the run's start and end, then every receive (and barrier
-     * exit) moved forward to at least its send (last enter) plus the minimum latency, the jump
-     * amortized forward and backward ({@link ControlledLogicalClock}).
+     * linear offset interpolation between calibration exchanges at the run's start and end, then every
+     * receive (and barrier exit) moved forward to at least its send (last enter) plus the minimum
+     * latency, the jump amortized forward and backward ({@link ControlledLogicalClock}).
      */
     CLC;
 
@@ -34,10 +35,11 @@ public enum SyncMethod {
     /** What its timestamps rest on, in words, for every output. */
     public String assumption() {
         return switch (this) {
-            case LR, CH -> "point timestamps: each clock taken as linear in the master's, fitted to in-run messages ("
-                    + label() + "); no bound";
-            case CLC -> "point timestamps: clocks interpolated linearly between their offsets at the run's start and "
-                    + "end, then corrected by the controlled logical clock (γ 0.99, amortization 2%); no bound";
+            case LR, CH -> "point timestamps: each clock domain taken as linear in the reference's, fitted to the "
+                    + "calibration exchanges and the run's messages (" + label() + "); no bound";
+            case CLC -> "point timestamps: clocks interpolated linearly between their offsets at calibration exchanges "
+                    + "at the run's start and end, then corrected by the controlled logical clock (γ 0.99, amortization 2%); "
+                    + "no bound";
         };
     }
 }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class BaselinesTest {
     @Test
     void aNetworkFloorIsUsedOnlyBelowTheFastestMessage() {
-        Baselines.Derived fromMessages = new Baselines.Derived(Map.of(), null, 100, 100, "fastest message");
+        Baselines.Derived fromMessages = new Baselines.Derived(Map.of(), Map.of(), null, 100, 100, "fastest message");
         Baselines.Derived lower = fromMessages.withNetworkFloor(60, "network");
         assertEquals(60, lower.minimumLatencyTicks());
         assertEquals("network", lower.minimumLatencySource());

@@ -39,7 +39,7 @@ class ClcCollectivesPropertiesTest {
         }
         ProfileInfo info = c.info();
         assertEquals(List.of(), info.problems());
-        ControlledLogicalClock clc = ControlledLogicalClock.prepare(c.profile());
+        ControlledLogicalClock clc = ControlledLogicalClock.prepare(c.profile(), new java.util.ArrayList<>());
         double muWithin = clc.minimumLatencies()[0];
         double muBetween = clc.minimumLatencies()[1];
         int[] processOf = new int[info.streams().size()];

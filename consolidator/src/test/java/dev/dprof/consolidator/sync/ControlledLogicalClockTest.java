@@ -100,7 +100,7 @@ class ControlledLogicalClockTest {
         SyntheticRun.Result run = SyntheticRun.generate(SyntheticRun.Spec.of(3, 2, 12, 8_000, 21).drift(200)
                 .latencyMicros(5, 10), dir);
         Consolidated c = Consolidated.of(run, dir.resolve("freezer"), "bounded:12");
-        ControlledLogicalClock clc = ControlledLogicalClock.prepare(c.profile());
+        ControlledLogicalClock clc = ControlledLogicalClock.prepare(c.profile(), new java.util.ArrayList<>());
         ProfileInfo info = c.info();
         double muBetween = clc.minimumLatencies()[1];
         double muWithin = clc.minimumLatencies()[0];

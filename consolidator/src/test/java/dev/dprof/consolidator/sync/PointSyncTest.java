@@ -52,7 +52,7 @@ class PointSyncTest {
     void regressionFitsAllPointsOfBothDirections() {
         // Points (0,110) (100,310) (200,510) (105,300) (205,500): mean (122, 346),
         // Sxy = 55940, Sxx = 28630.
-        LinearClock line = PointSync.fit(pairs(), 1, 0, SyncMethod.LR, null, new ArrayList<>());
+        LinearClock line = PointSync.fit(UP, DOWN, SyncMethod.LR, "node against parent", new ArrayList<>()).line();
         double slope = 55940.0 / 28630;
         assertEquals(slope, line.slope(), 1e-12);
         assertEquals(346 - 122 * slope, line.apply(0), 1e-9);
@@ -67,11 +67,6 @@ class PointSyncTest {
         assertEquals(Optional.empty(), PointSync.corridorMiddle(UP, late, 0, 110));
     }
 
-    private static MessagePairs pairs() {
-        return MessagePairs.of(2, new LinearClock(0, 0, 1), List.of(new long[] {1, 0}, new long[] {0, 1}),
-                List.of(UP, DOWN));
-    }
-
     @Test
     void bothMethodsRetimeASyntheticRunThatEveryAnalysisReads(@TempDir Path dir) throws Exception {
         SyntheticRun.Result run = SyntheticRun.generate(SyntheticRun.Spec.of(3, 2, 8, 6_000, 4).straggler(1, 2.0), dir);
@@ -81,7 +76,7 @@ class PointSyncTest {
         SyncQuality.Figures freezer = SyncQuality.measure(c.profile(), "freezer", lambda);
         assertTrue(freezer.messages() > 0);
         for (SyncMethod m : SyncMethod.values()) {
-            ProfileInfo info = PointSync.derive(c.profile(), m, dir.resolve(m.label()));
+            ProfileInfo info = PointSync.derive(c.profile(), m, dir.resolve(m.label())).info();
             Profile p = Profile.open(dir.resolve(m.label()));
             assertEquals(m.label(), info.sync());
             assertEquals(c.info().events(), info.events());

@@ -12,6 +12,7 @@ import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.sync.Baselines;
+import dev.dprof.consolidator.sync.ClockBasis;
 import dev.dprof.consolidator.sync.IntervalDeviation;
 import dev.dprof.consolidator.sync.SyncQuality;
 import java.io.IOException;
@@ -93,6 +94,11 @@ public final class ReportData {
                 .put("unmatchedHandoffPuts", info.handoffs().unmatchedPuts())
                 .put("unmatchedHandoffTakes", info.handoffs().unmatchedTakes())
                 .put("unboundedEvents", info.unboundedEvents()).put("causalityConflicts", info.causalityConflicts());
+        ArrayNode unmatched = n.putArray("unmatched");
+        info.messages().unmatchedRows().forEach(u -> unmatched.addObject().put("kind", u.kind()).put("event", u.event())
+                .put("reason", u.reason()).put("count", u.count()));
+        ArrayNode unmatchedLines = n.putArray("unmatchedLines");
+        info.messages().unmatchedLines().forEach(unmatchedLines::add);
         ArrayNode processes = n.putArray("processes");
         for (ProfileInfo.Process p : info.processes()) {
             ObjectNode o = processes.addObject().put("index", p.index()).put("label", p.host() + "-" + p.pid())
@@ -247,6 +253,11 @@ public final class ReportData {
             ObjectNode o = methods.addObject().put("method", f.method()).put("messages", f.messages())
                     .put("fastSendsPercent", f.fastSendsPercent()).put("reversed", f.reversed())
                     .put("inversions", f.inversions());
+            List<ClockBasis> basis = derived.basis().getOrDefault(f.method(), List.of());
+            ArrayNode pairs = o.putArray("basis");
+            basis.forEach(b -> pairs.addObject().put("pair", b.pair()).put("calibrationExchanges", b.exchanges())
+                    .put("messagesUp", b.messagesUp()).put("messagesDown", b.messagesDown())
+                    .put("fewPoints", b.fewPoints()).put("line", b.line()));
             if (f.errorMeanNs() != null) {
                 o.put("errorMeanNs", f.errorMeanNs()).put("errorP99Ns", f.errorP99Ns()).put("errorMaxNs", f.errorMaxNs());
             }

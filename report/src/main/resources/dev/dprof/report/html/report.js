@@ -118,6 +118,9 @@
       ['matched messages', s.matchedMessages], ['unmatched sends / receives', s.unmatchedSends + ' / ' + s.unmatchedReceives],
       ['barrier instances', s.barrierInstances], ['events without a bound', s.unboundedEvents],
       ['reference', s.referenceDomain], ['reference rate', (s.referenceTickHz / 1e9).toFixed(4) + ' GHz']]));
+    if (s.unmatchedLines && s.unmatchedLines.length) {
+      sec.append(el('div', {class: 'note'}, 'Unmatched, by kind and reason: ' + s.unmatchedLines.join('; ')));
+    }
     sec.append(table(['process', 'quality', 'zeros', 'median zero µs', 'frequency bound ppm', 'rate [lo, hi]',
       'lost events', 'ended', 'counter'], s.processes.map(p => [p.label, p.quality, p.zeros ?? '–',
       p.medianZeroWidthNs === undefined ? '–' : fmt(p.medianZeroWidthNs / 1e3),
@@ -130,15 +133,19 @@
   }
 
   function statistics() {
-    const sec = section('statistics', 'Regions', 'Inclusive times, probe cost subtracted; click a header to sort.');
+    const sec = section('statistics', 'Regions', 'Inclusive times, probe cost subtracted; open: instances still running when the recording ended, in no count or time; click a header to sort.');
     const truth = data.regions.some(r => r.truthTotalNs !== undefined);
-    const headers = ['region', 'kind', 'count', 'total ms [lo, hi]', 'mean µs [lo, hi]', 'min µs', 'max µs']
+    const headers = ['region', 'kind', 'count', 'open', 'total ms [lo, hi]', 'mean µs [lo, hi]', 'min µs', 'max µs']
       .concat(truth ? ['truth total ms'] : []);
-    sec.append(table(headers, data.regions.map(r => [r.name, r.kind, [r.count, r.count],
-      [range(r.totalNs.lo, r.totalNs.hi, ms), r.totalNs.lo], [range(r.meanNs.lo / 1e3, r.meanNs.hi / 1e3, v => fmt(v)), r.meanNs.lo],
-      [range(r.minNs.lo / 1e3, r.minNs.hi / 1e3, v => fmt(v)), r.minNs.lo],
-      [range(r.maxNs.lo / 1e3, r.maxNs.hi / 1e3, v => fmt(v)), r.maxNs.lo]]
-      .concat(truth ? [[ms(r.truthTotalNs), r.truthTotalNs]] : [])), true));
+    // A region whose every instance was still open at the end has no duration: shown as open, not as 0 or ∞.
+    const timed = (r, text) => r.count > 0 ? text : (r.open > 0 ? 'open' : '–');
+    sec.append(table(headers, data.regions.map(r => [r.name, r.kind, [r.count, r.count], [r.open ?? 0, r.open ?? 0],
+      [timed(r, range(r.totalNs.lo, r.totalNs.hi, ms)), r.totalNs.lo],
+      [timed(r, range(r.meanNs.lo / 1e3, r.meanNs.hi / 1e3, v => fmt(v))), r.meanNs.lo],
+      [timed(r, range(r.minNs.lo / 1e3, r.minNs.hi / 1e3, v => fmt(v))), r.minNs.lo],
+      [timed(r, range(r.maxNs.lo / 1e3, r.maxNs.hi / 1e3, v => fmt(v))), r.maxNs.lo]]
+      .concat(truth ? [[r.truthTotalNs === undefined ? timed(r, '–') : ms(r.truthTotalNs), r.truthTotalNs ?? -1]] : [])),
+      true));
   }
 
   function straggler() {

@@ -45,9 +45,10 @@ public final class HandoffMatcher {
      * @param ambiguousKeys   keys put more than once in a process, and back-pressure takes whose take
      *                        key was taken more than once
      * @param unmatchedTakeIds the ids of the unmatched takes, in the order they were added
+     * @param unmatchedPutIds  the ids of the unmatched puts
      */
     public record Matches(long[] targets, long[] sources, int matched, int unmatchedPuts, int unmatchedTakes,
-                          int ambiguousKeys, long[] unmatchedTakeIds) {
+                          int ambiguousKeys, long[] unmatchedTakeIds, long[] unmatchedPutIds) {
     }
 
     /** A process, channel and key. Written out: see {@code CausalIndex} on generated equals. */
@@ -165,10 +166,14 @@ public final class HandoffMatcher {
             sources[edges] = id[source];
             edges++;
         }
+        long[] untaken = new long[puts.size()];
         int unmatchedPuts = 0;
         for (Map.Entry<Key, Integer> p : puts.entrySet()) {
-            unmatchedPuts += p.getValue() != SEVERAL && !taken[p.getValue()] ? 1 : 0;
+            if (p.getValue() != SEVERAL && !taken[p.getValue()]) {
+                untaken[unmatchedPuts++] = id[p.getValue()];
+            }
         }
+        Arrays.sort(untaken, 0, unmatchedPuts);
         Integer[] order = new Integer[edges];
         for (int e = 0; e < edges; e++) {
             order[e] = e;
@@ -183,6 +188,6 @@ public final class HandoffMatcher {
             sortedSources[e] = s[order[e]];
         }
         return new Matches(sortedTargets, sortedSources, edges, unmatchedPuts, unmatchedTakes, ambiguous,
-                Arrays.copyOf(unmatched, unmatchedTakes));
+                Arrays.copyOf(unmatched, unmatchedTakes), Arrays.copyOf(untaken, unmatchedPuts));
     }
 }

@@ -441,7 +441,7 @@ public final class ProfileStatistics {
         private void receive(ProfileEvent e, int process) {
             Sent s = messages.receive(e);
             if (s == null) {
-                unmatchedReceives++;
+                unmatchedReceives++; // used only for a profile that predates consolidation's count
                 return;
             }
             matched++;
@@ -632,7 +632,11 @@ public final class ProfileStatistics {
                 costHi = eventsOf[p] == 0 || rates.costX1024[p] == 0 ? costHi
                         : rates.high[p] == null ? null : Rates.plus(costHi, ticks.multiply(rates.high[p]));
             }
-            long unmatchedSends = messages.unmatchedSends();
+            // The run's unmatched counts are consolidation's, by kind and reason: one figure everywhere. Only
+            // a profile written before them (or built by hand) is counted here.
+            boolean counted = info.messages().unmatched() != null;
+            long unmatchedSends = counted ? info.messages().unmatchedSends() : messages.unmatchedSends();
+            long unmatchedReceives = counted ? info.messages().unmatchedReceives() : this.unmatchedReceives;
             Totals totals = new Totals(events, instances, open, outsideWindow, unpairedEnters, unpairedExits,
                     backwardTicks, Rates.bound(correctionLo, correctionHi), Rates.bound(costLo, costHi), matched,
                     unmatchedSends, unmatchedReceives, messages.ambiguousSends(), barrierInstances, unfinishedBarriers);
@@ -650,7 +654,7 @@ public final class ProfileStatistics {
             return new Result(regionFigures, instanceFigures, callerFigures, peerFigures, waitFigures, totals,
                     info.referenceTickHz(),
                     info.truth(), quality == null ? "REFERENCE" : quality, info.assumption(),
-                    notes(totals, unmatchedSends));
+                    notes(totals));
         }
 
         private RegionFigures figures(String caller, int region, DurationSums s) {
@@ -685,7 +689,7 @@ public final class ProfileStatistics {
             return r < info.regions().size() ? info.regions().get(r).kind() : "?";
         }
 
-        private List<String> notes(Totals t, long unmatchedSends) {
+        private List<String> notes(Totals t) {
             List<String> notes = new ArrayList<>();
             if (t.open() > 0) {
                 notes.add(t.open() + " region instances were still open at the end (a killed process, or an exit lost);"
@@ -702,9 +706,14 @@ public final class ProfileStatistics {
                 notes.add("outside the window or across its edges, left out: " + t.outsideWindow() + " instances, "
                         + messagesOutsideWindow + " messages, " + barriersOutsideWindow + " barrier instances");
             }
-            if (unmatchedSends > 0 || t.unmatchedReceives() > 0 || t.ambiguousMessages() > 0) {
-                notes.add("messages not matched: " + unmatchedSends + " sends, " + t.unmatchedReceives()
-                        + " receives, " + t.ambiguousMessages() + " with a key sent again while in flight");
+            if (info.messages().unmatched() != null) {
+                info.messages().unmatchedLines().forEach(line -> notes.add("unmatched: " + line));
+            } else if (t.unmatchedSends() > 0 || t.unmatchedReceives() > 0) {
+                notes.add("messages not matched: " + t.unmatchedSends() + " sends, " + t.unmatchedReceives()
+                        + " receives (this profile predates consolidation's count by kind and reason)");
+            }
+            if (t.ambiguousMessages() > 0) {
+                notes.add(t.ambiguousMessages() + " sends with a key sent again while in flight (neither matched)");
             }
             ProfileInfo.Tcp tcp = info.messages().tcp();
             if (tcp.ambiguous() > 0 || tcp.withoutPeer() > 0 || tcp.droppedReceives() > 0) {
