@@ -13,9 +13,9 @@ import java.util.Locale;
  * {@link #message()}, that says what was loaded or why the agent falls back to System.nanoTime.
  *
  * <p>The resource is read with {@code Class.getResourceAsStream}, which also works when this class
- * was loaded by the bootstrap class loader (jar appended with
- * {@code -Xbootclasspath/a} or {@code Instrumentation.appendToBootstrapClassLoaderSearch}), where
- * the class has no loader to ask. The library is copied to a fresh temp file (owner-only, unique
+ * was loaded by the bootstrap class loader from a jar appended with {@code -Xbootclasspath/a}, and
+ * else from the application loader, which has the agent jar (the agent defines this class in the
+ * bootstrap loader with no jar behind it). The library is copied to a fresh temp file (owner-only, unique
  * name; directory overridable by the system property {@code dprof.native.tmpdir} for hosts whose
  * /tmp is mounted noexec) and deleted right after {@code System.load}: the mapping stays valid on
  * Linux, and no file is left behind even if the JVM is killed.
@@ -67,7 +67,7 @@ public final class NativeLibrary {
             throw new UnsupportedOperationException("no native library for " + os + "/" + arch);
         }
         Path file;
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE)) {
+        try (InputStream in = openResource()) {
             if (in == null) {
                 throw new IllegalStateException("resource " + RESOURCE + " not found next to " + NativeLibrary.class.getName());
             }
@@ -88,6 +88,16 @@ public final class NativeLibrary {
         boolean invariant = NativeClock.invariantTsc();
         return "dprof: native clock loaded (rdtsc" + (rdtscp ? ", rdtscp" : ", no rdtscp")
                 + (invariant ? ", invariant TSC" : ", TSC NOT invariant") + ")";
+    }
+
+    /**
+     * The library beside this class, else from the application loader: the agent defines this class
+     * in the bootstrap loader without a jar there (agent/core's {@code BootstrapJar}), while the JVM
+     * puts the agent jar on the application's class path.
+     */
+    private static InputStream openResource() {
+        InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE);
+        return in != null ? in : ClassLoader.getSystemResourceAsStream(RESOURCE.substring(1));
     }
 
     private static void deleteQuietly(File f) {
