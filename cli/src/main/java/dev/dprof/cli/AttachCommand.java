@@ -61,25 +61,36 @@ public final class AttachCommand implements Callable<Integer> {
 
     /**
      * The agent jar: {@code -Ddprof.jar} as the {@code ./dprof} launcher sets it, else {@code dprof.jar}
-     * beside the jar this class came from. The CLI is not the agent: the agent jar holds only what
-     * the application may see and the agent's isolated part ({@code agent/jar}).
+     * beside the jar this class came from, else the checkout's {@code agent/jar/target/dprof.jar}
+     * when that jar is {@code cli/target/dprof-cli.jar}. The CLI is not the agent: the agent jar holds
+     * only what the application may see and the agent's isolated part ({@code agent/jar}).
      */
     static File agentJar() throws CliException {
         String property = System.getProperty(AGENT_JAR_PROPERTY);
-        File jar;
         if (property != null && !property.isEmpty()) {
-            jar = new File(property);
-        } else {
-            try {
-                File cli = new File(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-                jar = new File(cli.getParentFile(), "dprof.jar");
-            } catch (URISyntaxException e) {
-                throw new CliException("cannot locate dprof.jar: " + e.getMessage());
+            File jar = new File(property);
+            if (!jar.isFile()) {
+                throw new CliException("the agent jar " + jar + " is missing: run './dprof agent-jar' to build it");
             }
+            return jar;
         }
-        if (!jar.isFile()) {
-            throw new CliException("the agent jar " + jar + " is missing: run './dprof agent-jar' to build it");
+        File cli;
+        try {
+            cli = new File(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new CliException("cannot locate dprof.jar: " + e.getMessage());
         }
-        return jar;
+        File beside = new File(cli.getParentFile(), "dprof.jar");
+        if (beside.isFile()) {
+            return beside;
+        }
+        // cli/target/dprof-cli.jar → the module cli/ → its sibling agent/jar/target/dprof.jar
+        java.nio.file.Path module = cli.toPath().toAbsolutePath().getParent().getParent();
+        File checkout = module == null ? beside : module.resolveSibling("agent/jar/target/dprof.jar").toFile();
+        if (checkout.isFile()) {
+            return checkout;
+        }
+        throw new CliException("no agent jar beside " + cli + " nor at " + checkout
+                + ": run './dprof agent-jar' to build it, or give -D" + AGENT_JAR_PROPERTY + "=PATH");
     }
 }
