@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * {@code ./dprof bench COMMAND …}: the benchmarks, each a command. The launcher passes
- * {@code -Ddprof.jar=<cli/target/dprof.jar>}, the agent every benchmark attaches to its forks.
+ * {@code -Ddprof.jar=<agent/jar/target/dprof.jar>}, the agent every benchmark attaches to its forks.
  */
 public final class BenchMain {
     private BenchMain() {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The benchmark code paths, quickly and without JMH: the targets run, the limit ring fills, the
- * JFR recording takes the event, and — with the real agent, when cli/target/dprof.jar exists —
+ * JFR recording takes the event, and — with the real agent, when agent/jar/target/dprof.jar exists —
  * the disk run weaves, records every event, reads them back and measures its queue.
  */
 class ProbeBenchTest {
@@ -73,7 +73,7 @@ class ProbeBenchTest {
     @Test
     void diskRunWithTheRealAgentLosesNothing(@TempDir Path dir) throws Exception {
         String jar = System.getProperty("dprof.jar");
-        assumeTrue(jar != null && Files.isRegularFile(Path.of(jar)), "cli/target/dprof.jar not built");
+        assumeTrue(jar != null && Files.isRegularFile(Path.of(jar)), "agent/jar/target/dprof.jar not built");
         Path yaml = ProbeConfig.write(dir);
         DiskRun.Result r = DiskRun.run(Path.of(jar), yaml, Files.createDirectories(dir.resolve("out")), 20_000);
         assertTrue(r.complete(), r.queue());

@@ -18,6 +18,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = "Attach the agent to a running JVM; classes already loaded are retransformed.")
 public final class AttachCommand implements Callable<Integer> {
+    /** The system property naming the agent jar (set by the {@code ./dprof} launcher and the tests). */
+    static final String AGENT_JAR_PROPERTY = "dprof.jar";
+
     /** The system property in which an attached agent leaves its woven line (the agent's {@code AgentStarter}). */
     static final String ATTACH_REPORT = "dprof.attach.report";
 
@@ -56,15 +59,38 @@ public final class AttachCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * The agent jar: {@code -Ddprof.jar} as the {@code ./dprof} launcher sets it, else {@code dprof.jar}
+     * beside the jar this class came from, else the checkout's {@code agent/jar/target/dprof.jar}
+     * when that jar is {@code cli/target/dprof-cli.jar}. The CLI is not the agent: the agent jar holds
+     * only what the application may see and the agent's isolated part ({@code agent/jar}).
+     */
     static File agentJar() throws CliException {
-        try {
-            File jar = new File(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String property = System.getProperty(AGENT_JAR_PROPERTY);
+        if (property != null && !property.isEmpty()) {
+            File jar = new File(property);
             if (!jar.isFile()) {
-                throw new CliException("attach needs the packaged dprof.jar (running from " + jar + ")");
+                throw new CliException("the agent jar " + jar + " is missing: run './dprof agent-jar' to build it");
             }
             return jar;
+        }
+        File cli;
+        try {
+            cli = new File(AttachCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
             throw new CliException("cannot locate dprof.jar: " + e.getMessage());
         }
+        File beside = new File(cli.getParentFile(), "dprof.jar");
+        if (beside.isFile()) {
+            return beside;
+        }
+        // cli/target/dprof-cli.jar → the module cli/ → its sibling agent/jar/target/dprof.jar
+        java.nio.file.Path module = cli.toPath().toAbsolutePath().getParent().getParent();
+        File checkout = module == null ? beside : module.resolveSibling("agent/jar/target/dprof.jar").toFile();
+        if (checkout.isFile()) {
+            return checkout;
+        }
+        throw new CliException("no agent jar beside " + cli + " nor at " + checkout
+                + ": run './dprof agent-jar' to build it, or give -D" + AGENT_JAR_PROPERTY + "=PATH");
     }
 }

@@ -37,6 +37,23 @@ final class Launch {
         return command;
     }
 
+    /**
+     * {@code java [this JVM's --add-opens/--add-exports] -cp [this JVM's class path] dev.dprof.cli.Main}:
+     * the command line in a JVM of its own, with the same commands on its class path (the test bed's
+     * and the demo's included) and the JVM flags Chronicle needs, as the launcher gave them to this one.
+     */
+    static List<String> cli() {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("--add-opens") || arg.startsWith("--add-exports") || arg.startsWith("-Dchronicle.")) {
+                command.add(arg);
+            }
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        return command;
+    }
+
     /** Runs {@code command}, echoing its merged output, and returns the lines it printed. */
     static List<String> runCapturing(List<String> command, String what) throws CliException, InterruptedException {
         try {

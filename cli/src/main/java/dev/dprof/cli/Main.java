@@ -5,16 +5,21 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code dprof} command line: {@code ./dprof} at the repository root, or
- * {@code java -jar dprof.jar}. Every subcommand has {@code --help}; an error is one line on
- * stderr and a non-zero exit.
+ * The {@code dprof} command line: {@code ./dprof} at the repository root, which runs this class from
+ * {@code dprof-cli.jar} with the test bed's and the demo's jars beside it on the class path. Those two
+ * live in modules of their own (they drive the tools, the tools do not need them) and are added when
+ * present, so the command line works without them too. Every subcommand has {@code --help}; an error
+ * is one line on stderr and a non-zero exit.
  */
 @Command(name = "dprof", mixinStandardHelpOptions = true, version = "dprof 0.1.0",
         description = "Distributed JVM profiler whose results are bounds proven by clock calibration.",
-        subcommands = {DemoCommand.class, StatsCommand.class, AttachCommand.class, CalibrationCommand.class,
-                CalibrateCommand.class, TestbedCommand.class, ConsolidateCommand.class, AnalyzeCommand.class,
-                ReportCommand.class, SuggestCommand.class})
+        subcommands = {StatsCommand.class, AttachCommand.class, CalibrationCommand.class,
+                CalibrateCommand.class, ConsolidateCommand.class, AnalyzeCommand.class, ReportCommand.class,
+                SuggestCommand.class})
 public final class Main {
+    /** The commands of the demo and test-bed modules, registered when their jars are on the class path. */
+    private static final String[] OPTIONAL_COMMANDS = {"dev.dprof.cli.DemoCommand", "dev.dprof.cli.TestbedCommand"};
+
     public static void main(String[] args) {
         System.setProperty("chronicle.analytics.disable", "true");
         // Chronicle logs through slf4j; its INFO banner is noise, its warnings are not.
@@ -27,6 +32,15 @@ public final class Main {
     /** Runs a command line and returns the exit code. */
     public static int run(String... args) {
         CommandLine cli = new CommandLine(new Main());
+        for (String name : OPTIONAL_COMMANDS) {
+            try {
+                cli.addSubcommand(Class.forName(name).getDeclaredConstructor().newInstance());
+            } catch (ClassNotFoundException e) {
+                // that module is not on the class path: its command is not offered
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot create " + name, e);
+            }
+        }
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println("dprof: " + (e instanceof CliException ? e.getMessage() : unexpected(e)));
             return 1;

@@ -105,9 +105,9 @@ class ExamplesIT {
         p.assertRegionCount("service.call", EventKind.ENTER, requests);
     }
 
-    /** The repository root: {@code cli/target/dprof.jar} is three levels below it. */
+    /** The repository root: {@code agent/jar/target/dprof.jar} is four levels below it. */
     static Path repositoryRoot() {
-        return ForkedJvm.agentJar().toAbsolutePath().getParent().getParent().getParent();
+        return ForkedJvm.agentJar().toAbsolutePath().normalize().getParent().getParent().getParent().getParent();
     }
 
     /** The message of a worker whose port another process took between the launcher's pick and its bind. */

@@ -70,12 +70,22 @@ final class ForkedJvm {
         return jvm;
     }
 
-    /** {@code java -jar dprof.jar ARGS…}: the command line as a user runs it. */
+    /**
+     * {@code dprof ARGS…}: the command line as {@code ./dprof} runs it — its class path
+     * ({@code dprof.cli.classpath}: the CLI, and the test bed's or the demo's module where they are
+     * tested), the JVM flags Chronicle needs, and the agent jar as {@code -Ddprof.jar}.
+     */
     static ForkedJvm dprof(Path dir, Object... args) {
-        return new ForkedJvm("dprof", List.of("-jar", agentJar().toString()), dir).args(args);
+        List<String> launch = new ArrayList<>();
+        for (String flag : requiredProperty("dprof.jvm.flags").trim().split("\\s+")) {
+            launch.add(flag);
+        }
+        launch.add("-Ddprof.jar=" + agentJar());
+        launch.addAll(List.of("-cp", requiredProperty("dprof.cli.classpath"), "dev.dprof.cli.Main"));
+        return new ForkedJvm("dprof", launch, dir).args(args);
     }
 
-    /** The shaded agent jar under test. */
+    /** The agent jar under test. */
     static Path agentJar() {
         Path jar = Path.of(requiredProperty("dprof.jar"));
         if (!Files.isRegularFile(jar)) {

@@ -93,6 +93,7 @@ final class AgentStarter {
         String configName = parsed.config().map(Path::toString).orElse("(no config)");
         try {
             JdkOpener.open(inst);
+            JdkWarnings.silence();
         } catch (RuntimeException e) {
             warn("cannot open the JDK's packages to the agent (" + e + "); the application runs unprofiled");
             return;

@@ -43,7 +43,7 @@ import java.util.concurrent.CyclicBarrier;
  * mvn -B -q install -DskipTests -pl examples
  * java -cp examples/target/dprof-examples.jar dev.dprof.examples.Cluster cc \
  *      --workers 4 --threads 2 --straggler 1 --imbalance 2 \
- *      --jvm-arg -javaagent:cli/target/dprof.jar=config=examples/cc/dprof.yaml
+ *      --jvm-arg -javaagent:$(./dprof agent-jar)=config=examples/cc/dprof.yaml
  * </pre>
  * Options (defaults): {@code --scale 21} (2^21 vertices), {@code --edge-factor 12},
  * {@code --iterations 50} (an upper bound; the run stops once stable), {@code --threads 2},

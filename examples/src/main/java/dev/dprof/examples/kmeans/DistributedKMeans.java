@@ -39,7 +39,7 @@ import java.util.concurrent.CyclicBarrier;
  * mvn -B -q install -DskipTests -pl examples
  * java -cp examples/target/dprof-examples.jar dev.dprof.examples.Cluster kmeans \
  *      --workers 4 --threads 2 --straggler 1 --imbalance 2 \
- *      --jvm-arg -javaagent:cli/target/dprof.jar=config=examples/kmeans/dprof-distributed.yaml
+ *      --jvm-arg -javaagent:$(./dprof agent-jar)=config=examples/kmeans/dprof-distributed.yaml
  * # or one worker by hand (the launcher adds -Ddprof.rank and -Ddprof.participants):
  * java -Ddprof.rank=0 -Ddprof.participants=2 -cp examples/target/dprof-examples.jar \
  *      dev.dprof.examples.kmeans.DistributedKMeans --rank 0 --peers 127.0.0.1:7000 --threads 2

@@ -15,7 +15,7 @@ import java.util.concurrent.CyclicBarrier;
  *
  * <h2>How to run this</h2>
  * <pre>
- * java -javaagent:cli/target/dprof.jar=config=examples/kmeans/dprof.yaml \
+ * java -javaagent:$(./dprof agent-jar)=config=examples/kmeans/dprof.yaml \
  *      -cp examples/target/dprof-examples.jar dev.dprof.examples.kmeans.LocalKMeans \
  *      --threads 4 --points 200000 --k 8 --iterations 20 --straggler 1 --imbalance 2
  * ./dprof stats dprof-runs

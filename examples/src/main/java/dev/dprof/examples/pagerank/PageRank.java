@@ -42,7 +42,7 @@ import java.util.concurrent.CyclicBarrier;
  * mvn -B -q install -DskipTests -pl examples
  * java -cp examples/target/dprof-examples.jar dev.dprof.examples.Cluster pagerank \
  *      --workers 4 --threads 2 --straggler 1 --imbalance 2 \
- *      --jvm-arg -javaagent:cli/target/dprof.jar=config=examples/pagerank/dprof.yaml
+ *      --jvm-arg -javaagent:$(./dprof agent-jar)=config=examples/pagerank/dprof.yaml
  * </pre>
  * Options (defaults): {@code --scale 21} (2^21 vertices), {@code --edge-factor 12} (edges per
  * vertex), {@code --damping 0.85}, {@code --iterations 10}, {@code --threads 2},

@@ -36,7 +36,7 @@ import java.util.Map;
  * mvn -B -q install -DskipTests -pl examples
  * java -cp examples/target/dprof-examples.jar dev.dprof.examples.Cluster service \
  *      --workers 4 --threads 2 \
- *      --jvm-arg -javaagent:cli/target/dprof.jar=config=examples/service/dprof.yaml
+ *      --jvm-arg -javaagent:$(./dprof agent-jar)=config=examples/service/dprof.yaml
  * </pre>
  * Options (defaults): {@code --requests 40} per thread and iteration, {@code --iterations 1},
  * {@code --rounds 50000} hash steps per request, {@code --pool 2} compute threads,

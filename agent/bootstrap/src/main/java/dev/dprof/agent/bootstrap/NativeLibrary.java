@@ -18,9 +18,9 @@ import java.util.Locale;
  * this class. A platform without one, or a build without a C compiler, runs on System.nanoTime.
  *
  * <p>The resource is read with {@code Class.getResourceAsStream}, which also works when this class
- * was loaded by the bootstrap class loader (jar appended with
- * {@code -Xbootclasspath/a} or {@code Instrumentation.appendToBootstrapClassLoaderSearch}), where
- * the class has no loader to ask. The library is copied to a fresh temp file (owner-only, unique
+ * was loaded by the bootstrap class loader from a jar appended with {@code -Xbootclasspath/a}, or
+ * else from the application loader, which has the agent jar (the agent defines this class in the
+ * bootstrap loader with no jar behind it). The library is copied to a fresh temp file (owner-only, unique
  * name; directory overridable by the system property {@code dprof.native.tmpdir} for hosts whose
  * /tmp is mounted noexec) and deleted right after {@code System.load}: the mapping stays valid on
  * Linux, and no file is left behind even if the JVM is killed.
@@ -96,7 +96,7 @@ public final class NativeLibrary {
             throw new UnsupportedOperationException("no native library for " + os + "/" + arch);
         }
         Path file;
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+        try (InputStream in = openResource(resource)) {
             if (in == null) {
                 throw new IllegalStateException("resource " + resource + " not found next to "
                         + NativeLibrary.class.getName() + " (built without a C compiler?)");
@@ -123,6 +123,16 @@ public final class NativeLibrary {
         boolean rdtscp = NativeClock.hasRdtscp();
         return "dprof: native clock loaded (rdtsc" + (rdtscp ? ", rdtscp" : ", no rdtscp")
                 + (invariant ? ", invariant TSC" : ", TSC NOT invariant") + ")";
+    }
+
+    /**
+     * The library beside this class, else from the application loader: the agent defines this class
+     * in the bootstrap loader without a jar there (agent/core's {@code BootstrapJar}), while the JVM
+     * puts the agent jar on the application's class path.
+     */
+    private static InputStream openResource(String resource) {
+        InputStream in = NativeLibrary.class.getResourceAsStream(resource);
+        return in != null ? in : ClassLoader.getSystemResourceAsStream(resource.substring(1));
     }
 
     private static void deleteQuietly(File f) {

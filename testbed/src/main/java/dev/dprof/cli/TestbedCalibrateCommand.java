@@ -229,9 +229,10 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
             int cpu = pin.equals("same") ? 0 : TestbedMachines.cpu(machine, Runtime.getRuntime().availableProcessors());
             command.addAll(List.of("taskset", "-c", Integer.toString(cpu)));
         }
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> cli = Launch.cli();
+        command.add(cli.get(0));
         command.add("-D" + SimulatedClock.PROPERTY + "=" + spec);
-        command.addAll(List.of("-jar", AttachCommand.agentJar().toString()));
+        command.addAll(cli.subList(1, cli.size()));
         command.addAll(args);
         command.addAll(keyArgs);
         command.addAll(List.of("--out", dir.resolve("cal").toString(), "--counters", counters(dir, machine).toString()));
