@@ -86,6 +86,12 @@ class ZooKeeperIT {
      * (BENCHMARKS.md, "ZooKeeper"): 30 s keeps pings out of a load of a few seconds.
      */
     private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 30_000);
+    /**
+     * Whether to keep every vCPU awake during the runs ({@link ZooKeeperAwakeCpus}): the measurement
+     * condition of BENCHMARKS.md's figures, without which a slow run also pays the halted vCPUs'
+     * wake-ups that its fsyncs cause, a cost no replay of it can know.
+     */
+    private static final boolean AWAKE = Boolean.getBoolean("dprof.zk.awake");
     /** Where to keep everything (runs, profiles, summary.json); by default a temporary folder. */
     private static final String KEEP = System.getProperty("dprof.zk.dir");
     private static final Pattern SPAN = Pattern.compile("^zk-load: writes (\\d+) ok (\\d+) failed (\\d+) span ([0-9.]+) s$");
@@ -96,6 +102,8 @@ class ZooKeeperIT {
     private static Path dir;
     private static final List<Double> SLOW_SEC = new ArrayList<>();
     private static final List<Double> FAST_SEC = new ArrayList<>();
+    /** The 1-minute load average before each run, in run order (slow, fast, slow, …). */
+    private static final List<Double> LOAD_BEFORE = new ArrayList<>();
     private static final List<Output> LOADS = new ArrayList<>();
     private static final List<Path> SLOW_RUNS = new ArrayList<>();
     private static final List<Path> SLOW_PROFILES = new ArrayList<>();
@@ -119,7 +127,7 @@ class ZooKeeperIT {
         CalibrationServer base = CalibrationServer.start(0, reference, Optional.of(SharedKey.generate(key)), line -> { });
         CalibrationFile referenceFile = CalibrationFiles.create(calibration, reference, Optional.empty(),
                 CalibrationFiles.nominalTickHz(reference));
-        try {
+        try (ZooKeeperAwakeCpus awake = ZooKeeperAwakeCpus.start(AWAKE)) {
             Path yaml = ForkedJvm.config(dir, yaml(base.port(), key));
             // Alternating, so that a drift of the machine's load hits both kinds alike.
             for (int i = 0; i < 2 * RUNS; i++) {
@@ -131,6 +139,7 @@ class ZooKeeperIT {
                 }
                 Path out = null;
                 Output load = null;
+                LOAD_BEFORE.add(ZooKeeperAwakeCpus.loadAverage());
                 for (int attempt = 1; load == null; attempt++) {
                     Path run = dir.resolve((slow ? "slow-" : "fast-") + i / 2 + (attempt == 1 ? "" : "-attempt-" + attempt));
                     out = run.resolve("runs");
@@ -355,6 +364,9 @@ class ZooKeeperIT {
         s.append(String.format(Locale.ROOT, "ZooKeeper 3.9.5, 3 servers + 1 client JVM, tickTime %d ms, %d writes × %d"
                 + " lanes after %d warm-up writes, %d slow (forceSync=yes) and %d fast (forceSync=no) runs%n", TICK_MS,
                 WRITES, LANES, WARMUP, SLOW_SEC.size(), FAST_SEC.size()));
+        s.append(String.format(Locale.ROOT, "vCPUs kept awake by nice-19 loops: %s; load average before each run"
+                + " (slow, fast, …): %s, after: %.2f%n", AWAKE ? "yes" : "no", LOAD_BEFORE,
+                ZooKeeperAwakeCpus.loadAverage()));
         s.append(String.format(Locale.ROOT, "what-if: %s by 100%%, span %s → %s%n", FSYNC, WRITE, DONE));
         for (int i = 0; i < perRun.size(); i++) {
             double[] p = perRun.get(i);
@@ -380,7 +392,10 @@ class ZooKeeperIT {
         System.out.println(s);
 
         ObjectNode root = JSON.createObjectNode();
-        root.put("writes", WRITES).put("lanes", LANES).put("warmup", WARMUP).put("runs", RUNS).put("tickMs", TICK_MS);
+        root.put("writes", WRITES).put("lanes", LANES).put("warmup", WARMUP).put("runs", RUNS).put("tickMs", TICK_MS)
+                .put("awake", AWAKE);
+        ArrayNode loads = root.putArray("loadBefore");
+        LOAD_BEFORE.forEach(loads::add);
         ArrayNode runs = root.putArray("predicted");
         perRun.forEach(p -> runs.addObject().put("lo", p[0]).put("hi", p[1]).put("truth", p[2]));
         root.putObject("median").put("lo", median[0]).put("hi", median[1]);

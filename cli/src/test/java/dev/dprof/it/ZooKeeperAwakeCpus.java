@@ -1,0 +1,66 @@
+package dev.dprof.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The measurement condition of the ZooKeeper validation (BENCHMARKS.md, "ZooKeeper"): one busy
+ * loop per CPU at the lowest priority ({@code nice -n 19}), pinned with {@code taskset}, so that no
+ * vCPU halts while the ensemble waits on a disk sync.
+ *
+ * <p>Why: on a virtual machine whose guest halts an idle vCPU at once (here KVM with the
+ * {@code haltpoll} idle driver and {@code guest_halt_poll_ns=0}), a thread woken on a vCPU that
+ * had halted waits for the host to run that vCPU again, and runs slower for a while after. An
+ * fsync leaves every vCPU idle, so the run that keeps it pays these costs on each handoff after
+ * it; the run without it does not. No replay of the slow run can know that cost, the same reason
+ * HPC measurements switch off deep C-states. A loop at nice 19 yields to any runnable thread of
+ * the ensemble at once, so it only takes the place of the idle loop.
+ *
+ * <p>Implementation notes: relies on Linux's {@code taskset} and {@code nice}, and on
+ * {@code /proc/loadavg} for the load, which the figures must state. The loops are this test's own
+ * processes, ended by their handles.
+ */
+final class ZooKeeperAwakeCpus implements AutoCloseable {
+    private final List<Process> loops;
+
+    private ZooKeeperAwakeCpus(List<Process> loops) {
+        this.loops = loops;
+    }
+
+    /** One loop per CPU this JVM may run on; none if {@code enabled} is false. */
+    static ZooKeeperAwakeCpus start(boolean enabled) throws IOException {
+        List<Process> loops = new ArrayList<>();
+        if (enabled) {
+            try {
+                for (int cpu = 0; cpu < Runtime.getRuntime().availableProcessors(); cpu++) {
+                    loops.add(new ProcessBuilder("taskset", "-c", Integer.toString(cpu), "nice", "-n", "19", "sh", "-c",
+                            "while :; do :; done").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .start());
+                }
+            } catch (IOException e) {
+                new ZooKeeperAwakeCpus(loops).close();
+                throw new IOException("cannot start the CPU-awake loops (taskset, nice): " + e.getMessage(), e);
+            }
+        }
+        return new ZooKeeperAwakeCpus(loops);
+    }
+
+    /** The 1-minute load average, or NaN where {@code /proc/loadavg} does not exist. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Process loop : loops) {
+            loop.destroyForcibly();
+        }
+    }
+}
