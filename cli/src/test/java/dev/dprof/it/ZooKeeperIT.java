@@ -83,9 +83,11 @@ class ZooKeeperIT {
     /**
      * ZooKeeper's {@code tickTime} in ms. The leader pings its followers every half tick from a
      * timer, and each ping on the learner threads resets the what-if's accumulated gain
-     * (BENCHMARKS.md, "ZooKeeper"): 30 s keeps pings out of a load of a few seconds.
+     * (BENCHMARKS.md, "ZooKeeper"): 120 s keeps pings out of the first minute, which a loaded host
+     * needs (slow runs of 13–37 s when other builds wrote to the same disk; at 30 s, a ping inside
+     * the span made the what-if of the fsync negative).
      */
-    private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 30_000);
+    private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 120_000);
     /**
      * Whether to keep every vCPU awake during the runs ({@link ZooKeeperAwakeCpus}): the measurement
      * condition of BENCHMARKS.md's figures, without which a slow run also pays the halted vCPUs'
