@@ -19,8 +19,9 @@ import java.util.List;
  * HPC measurements switch off deep C-states. A loop at nice 19 yields to any runnable thread of
  * the ensemble at once, so it only takes the place of the idle loop.
  *
- * <p>Implementation notes: relies on Linux's {@code taskset} and {@code nice}, and on
- * {@code /proc/loadavg} for the load, which the figures must state. The loops are this test's own
+ * <p>Implementation notes: relies on Linux's {@code taskset} and {@code nice}, on
+ * {@code /proc/loadavg} for the load, which the figures must state, and on {@code /proc/stat} for
+ * how much of each run the CPUs spent idle. The loops are this test's own
  * processes, ended by their handles.
  */
 final class ZooKeeperAwakeCpus implements AutoCloseable {
@@ -55,6 +56,30 @@ final class ZooKeeperAwakeCpus implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }
+    }
+
+    /**
+     * The machine's CPU time so far, from the first line of {@code /proc/stat}: {idle (with I/O
+     * wait), total} in clock ticks, or {0, 0} where it does not exist. Two readings give the share
+     * of the CPUs' time between them that no task used, which says whether vCPUs could halt.
+     */
+    static long[] cpuTimes() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length && i <= 8; i++) { // user … steal; guest time is inside user
+                total += Long.parseLong(f[i]);
+            }
+            return new long[] {Long.parseLong(f[4]) + Long.parseLong(f[5]), total};
+        } catch (IOException | RuntimeException e) {
+            return new long[] {0, 0};
+        }
+    }
+
+    /** The idle share of the CPUs' time between two {@link #cpuTimes()} readings, or NaN without any. */
+    static double idleShare(long[] before, long[] after) {
+        long total = after[1] - before[1];
+        return total <= 0 ? Double.NaN : (double) (after[0] - before[0]) / total;
     }
 
     @Override

@@ -106,6 +106,8 @@ class ZooKeeperIT {
     private static final List<Double> FAST_SEC = new ArrayList<>();
     /** The 1-minute load average before each run, in run order (slow, fast, slow, …). */
     private static final List<Double> LOAD_BEFORE = new ArrayList<>();
+    /** The share of the CPUs' time no task used during each run's load, in run order. */
+    private static final List<Double> IDLE = new ArrayList<>();
     private static final List<Output> LOADS = new ArrayList<>();
     private static final List<Path> SLOW_RUNS = new ArrayList<>();
     private static final List<Path> SLOW_PROFILES = new ArrayList<>();
@@ -148,7 +150,9 @@ class ZooKeeperIT {
                     try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(run, yaml, out, sims, slow, TICK_MS)) {
                         // server 1: a follower (the election makes the highest id of the first quorum leader),
                         // so each write also crosses the follower → leader → followers → leader → follower hops
+                        long[] cpuBefore = ZooKeeperAwakeCpus.cpuTimes();
                         load = ensemble.load(run, yaml, out, sims.get(ZooKeeperEnsemble.SERVERS), 0, WRITES, LANES, WARMUP);
+                        IDLE.add(ZooKeeperAwakeCpus.idleShare(cpuBefore, ZooKeeperAwakeCpus.cpuTimes()));
                     } catch (AssertionError e) {
                         // again only when a server's port was taken by another process between pick and bind
                         if (attempt == ExamplesIT.ATTEMPTS || !String.valueOf(e.getMessage()).contains(ExamplesIT.PORT_TAKEN)) {
@@ -367,8 +371,9 @@ class ZooKeeperIT {
                 + " lanes after %d warm-up writes, %d slow (forceSync=yes) and %d fast (forceSync=no) runs%n", TICK_MS,
                 WRITES, LANES, WARMUP, SLOW_SEC.size(), FAST_SEC.size()));
         s.append(String.format(Locale.ROOT, "vCPUs kept awake by nice-19 loops: %s; load average before each run"
-                + " (slow, fast, …): %s, after: %.2f%n", AWAKE ? "yes" : "no", LOAD_BEFORE,
-                ZooKeeperAwakeCpus.loadAverage()));
+                + " (slow, fast, …): %s, after: %.2f; CPUs idle during each load (client JVM start to end): %s%n",
+                AWAKE ? "yes" : "no", LOAD_BEFORE, ZooKeeperAwakeCpus.loadAverage(),
+                IDLE.stream().map(i -> String.format(Locale.ROOT, "%.1f%%", 100 * i)).toList()));
         s.append(String.format(Locale.ROOT, "what-if: %s by 100%%, span %s → %s%n", FSYNC, WRITE, DONE));
         for (int i = 0; i < perRun.size(); i++) {
             double[] p = perRun.get(i);
@@ -398,6 +403,8 @@ class ZooKeeperIT {
                 .put("awake", AWAKE);
         ArrayNode loads = root.putArray("loadBefore");
         LOAD_BEFORE.forEach(loads::add);
+        ArrayNode idle = root.putArray("cpuIdle");
+        IDLE.forEach(idle::add);
         ArrayNode runs = root.putArray("predicted");
         perRun.forEach(p -> runs.addObject().put("lo", p[0]).put("hi", p[1]).put("truth", p[2]));
         root.putObject("median").put("lo", median[0]).put("hi", median[1]);
