@@ -7,22 +7,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The measurement condition of the ZooKeeper validation (BENCHMARKS.md, "ZooKeeper"): one busy
+ * The switch of one experiment on the ZooKeeper validation (BENCHMARKS.md, "ZooKeeper"): one busy
  * loop per CPU at the lowest priority ({@code nice -n 19}), pinned with {@code taskset}, so that no
- * vCPU halts while the ensemble waits on a disk sync.
+ * vCPU halts while the ensemble waits on a disk sync; and the readings of the machine's load that
+ * every figure of that benchmark states.
  *
- * <p>Why: on a virtual machine whose guest halts an idle vCPU at once (here KVM with the
- * {@code haltpoll} idle driver and {@code guest_halt_poll_ns=0}), a thread woken on a vCPU that
- * had halted waits for the host to run that vCPU again, and runs slower for a while after. An
- * fsync leaves every vCPU idle, so the run that keeps it pays these costs on each handoff after
- * it; the run without it does not. No replay of the slow run can know that cost, the same reason
- * HPC measurements switch off deep C-states. A loop at nice 19 yields to any runnable thread of
- * the ensemble at once, so it only takes the place of the idle loop.
+ * <p>Why: a slow run's code and handoffs run slower than a fast run's, beyond its fsyncs, which
+ * no replay of the slow run can see. On a virtual machine whose guest halts an idle vCPU at once
+ * (here KVM with the {@code haltpoll} idle driver and {@code guest_halt_poll_ns=0}), a thread woken
+ * on a halted vCPU waits for the host to run it again, and an fsync with one write in flight idles
+ * both vCPUs: runs with and without these loops, at low load, say how much of the excess that is.
+ * A loop at nice 19 yields to any runnable thread of the ensemble at once, so it only takes the
+ * place of the idle loop, the way HPC measurements switch off deep C-states.
  *
  * <p>Implementation notes: relies on Linux's {@code taskset} and {@code nice}, on
  * {@code /proc/loadavg} for the load, which the figures must state, and on {@code /proc/stat} for
- * how much of each run the CPUs spent idle. The loops are this test's own
- * processes, ended by their handles.
+ * how much of each run the CPUs spent idle. The loops are this test's own processes, ended by
+ * their handles.
  */
 final class ZooKeeperAwakeCpus implements AutoCloseable {
     private final List<Process> loops;
@@ -31,7 +32,7 @@ final class ZooKeeperAwakeCpus implements AutoCloseable {
         this.loops = loops;
     }
 
-    /** One loop per CPU this JVM may run on; none if {@code enabled} is false. */
+    /** One loop on each CPU numbered below this JVM's processor count (every CPU here); none if not {@code enabled}. */
     static ZooKeeperAwakeCpus start(boolean enabled) throws IOException {
         List<Process> loops = new ArrayList<>();
         if (enabled) {
@@ -76,7 +77,10 @@ final class ZooKeeperAwakeCpus implements AutoCloseable {
         }
     }
 
-    /** The idle share of the CPUs' time between two {@link #cpuTimes()} readings, or NaN without any. */
+    /**
+     * The idle share of the CPUs' time between two {@link #cpuTimes()} readings, or NaN without any;
+     * the busy loops count as use, so with them it is about 0 by construction.
+     */
     static double idleShare(long[] before, long[] after) {
         long total = after[1] - before[1];
         return total <= 0 ? Double.NaN : (double) (after[0] - before[0]) / total;

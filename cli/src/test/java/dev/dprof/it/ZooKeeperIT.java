@@ -89,9 +89,9 @@ class ZooKeeperIT {
      */
     private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 120_000);
     /**
-     * Whether to keep every vCPU awake during the runs ({@link ZooKeeperAwakeCpus}): the measurement
-     * condition of BENCHMARKS.md's figures, without which a slow run also pays the halted vCPUs'
-     * wake-ups that its fsyncs cause, a cost no replay of it can know.
+     * Whether to keep every vCPU awake during the runs ({@link ZooKeeperAwakeCpus}): whether halted
+     * vCPUs after the fsyncs are what makes a slow run's code and handoffs slower than a fast run's
+     * (BENCHMARKS.md, "ZooKeeper").
      */
     private static final boolean AWAKE = Boolean.getBoolean("dprof.zk.awake");
     /** Where to keep everything (runs, profiles, summary.json); by default a temporary folder. */
