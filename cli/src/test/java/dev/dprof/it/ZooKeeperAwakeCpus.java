@@ -18,7 +18,10 @@ import java.util.List;
  * on a halted vCPU waits for the host to run it again, and an fsync with one write in flight idles
  * both vCPUs: runs with and without these loops, at low load, say how much of the excess that is.
  * A loop at nice 19 yields to any runnable thread of the ensemble at once, so it only takes the
- * place of the idle loop, the way HPC measurements switch off deep C-states.
+ * place of the idle loop, the way HPC measurements switch off deep C-states. Measured on this
+ * project's 2-vCPU KVM guest, though, the loops slowed the fsync itself about tenfold and the slow
+ * runs' code two to four times (BENCHMARKS.md, "ZooKeeper"), so there they are an experiment, not
+ * the measurement condition.
  *
  * <p>Implementation notes: relies on Linux's {@code taskset} and {@code nice}, on
  * {@code /proc/loadavg} for the load, which the figures must state, and on {@code /proc/stat} for
