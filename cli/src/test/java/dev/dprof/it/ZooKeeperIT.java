@@ -83,9 +83,17 @@ class ZooKeeperIT {
     /**
      * ZooKeeper's {@code tickTime} in ms. The leader pings its followers every half tick from a
      * timer, and each ping on the learner threads resets the what-if's accumulated gain
-     * (BENCHMARKS.md, "ZooKeeper"): 30 s keeps pings out of a load of a few seconds.
+     * (BENCHMARKS.md, "ZooKeeper"): 120 s keeps pings out of the first minute, which a loaded host
+     * needs (slow runs of 13–37 s when other builds wrote to the same disk; at 30 s, a ping inside
+     * the span made the what-if of the fsync negative).
      */
-    private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 30_000);
+    private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 120_000);
+    /**
+     * Whether to keep every vCPU awake during the runs ({@link ZooKeeperAwakeCpus}): whether halted
+     * vCPUs after the fsyncs are what makes a slow run's code and handoffs slower than a fast run's
+     * (BENCHMARKS.md, "ZooKeeper").
+     */
+    private static final boolean AWAKE = Boolean.getBoolean("dprof.zk.awake");
     /** Where to keep everything (runs, profiles, summary.json); by default a temporary folder. */
     private static final String KEEP = System.getProperty("dprof.zk.dir");
     private static final Pattern SPAN = Pattern.compile("^zk-load: writes (\\d+) ok (\\d+) failed (\\d+) span ([0-9.]+) s$");
@@ -96,6 +104,10 @@ class ZooKeeperIT {
     private static Path dir;
     private static final List<Double> SLOW_SEC = new ArrayList<>();
     private static final List<Double> FAST_SEC = new ArrayList<>();
+    /** The 1-minute load average before each run, in run order (slow, fast, slow, …). */
+    private static final List<Double> LOAD_BEFORE = new ArrayList<>();
+    /** The share of the CPUs' time no task used during each run's load, in run order. */
+    private static final List<Double> IDLE = new ArrayList<>();
     private static final List<Output> LOADS = new ArrayList<>();
     private static final List<Path> SLOW_RUNS = new ArrayList<>();
     private static final List<Path> SLOW_PROFILES = new ArrayList<>();
@@ -119,7 +131,7 @@ class ZooKeeperIT {
         CalibrationServer base = CalibrationServer.start(0, reference, Optional.of(SharedKey.generate(key)), line -> { });
         CalibrationFile referenceFile = CalibrationFiles.create(calibration, reference, Optional.empty(),
                 CalibrationFiles.nominalTickHz(reference));
-        try {
+        try (ZooKeeperAwakeCpus awake = ZooKeeperAwakeCpus.start(AWAKE)) {
             Path yaml = ForkedJvm.config(dir, yaml(base.port(), key));
             // Alternating, so that a drift of the machine's load hits both kinds alike.
             for (int i = 0; i < 2 * RUNS; i++) {
@@ -131,13 +143,16 @@ class ZooKeeperIT {
                 }
                 Path out = null;
                 Output load = null;
+                LOAD_BEFORE.add(ZooKeeperAwakeCpus.loadAverage());
                 for (int attempt = 1; load == null; attempt++) {
                     Path run = dir.resolve((slow ? "slow-" : "fast-") + i / 2 + (attempt == 1 ? "" : "-attempt-" + attempt));
                     out = run.resolve("runs");
                     try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(run, yaml, out, sims, slow, TICK_MS)) {
                         // server 1: a follower (the election makes the highest id of the first quorum leader),
                         // so each write also crosses the follower → leader → followers → leader → follower hops
+                        long[] cpuBefore = ZooKeeperAwakeCpus.cpuTimes();
                         load = ensemble.load(run, yaml, out, sims.get(ZooKeeperEnsemble.SERVERS), 0, WRITES, LANES, WARMUP);
+                        IDLE.add(ZooKeeperAwakeCpus.idleShare(cpuBefore, ZooKeeperAwakeCpus.cpuTimes()));
                     } catch (AssertionError e) {
                         // again only when a server's port was taken by another process between pick and bind
                         if (attempt == ExamplesIT.ATTEMPTS || !String.valueOf(e.getMessage()).contains(ExamplesIT.PORT_TAKEN)) {
@@ -355,6 +370,10 @@ class ZooKeeperIT {
         s.append(String.format(Locale.ROOT, "ZooKeeper 3.9.5, 3 servers + 1 client JVM, tickTime %d ms, %d writes × %d"
                 + " lanes after %d warm-up writes, %d slow (forceSync=yes) and %d fast (forceSync=no) runs%n", TICK_MS,
                 WRITES, LANES, WARMUP, SLOW_SEC.size(), FAST_SEC.size()));
+        s.append(String.format(Locale.ROOT, "vCPUs kept awake by nice-19 loops: %s; load average before each run"
+                + " (slow, fast, …): %s, after: %.2f; CPUs idle during each load (client JVM start to end): %s%n",
+                AWAKE ? "yes" : "no", LOAD_BEFORE, ZooKeeperAwakeCpus.loadAverage(),
+                IDLE.stream().map(i -> String.format(Locale.ROOT, "%.1f%%", 100 * i)).toList()));
         s.append(String.format(Locale.ROOT, "what-if: %s by 100%%, span %s → %s%n", FSYNC, WRITE, DONE));
         for (int i = 0; i < perRun.size(); i++) {
             double[] p = perRun.get(i);
@@ -380,7 +399,12 @@ class ZooKeeperIT {
         System.out.println(s);
 
         ObjectNode root = JSON.createObjectNode();
-        root.put("writes", WRITES).put("lanes", LANES).put("warmup", WARMUP).put("runs", RUNS).put("tickMs", TICK_MS);
+        root.put("writes", WRITES).put("lanes", LANES).put("warmup", WARMUP).put("runs", RUNS).put("tickMs", TICK_MS)
+                .put("awake", AWAKE);
+        ArrayNode loads = root.putArray("loadBefore");
+        LOAD_BEFORE.forEach(loads::add);
+        ArrayNode idle = root.putArray("cpuIdle");
+        IDLE.forEach(idle::add);
         ArrayNode runs = root.putArray("predicted");
         perRun.forEach(p -> runs.addObject().put("lo", p[0]).put("hi", p[1]).put("truth", p[2]));
         root.putObject("median").put("lo", median[0]).put("hi", median[1]);
