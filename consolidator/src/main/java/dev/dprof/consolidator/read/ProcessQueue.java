@@ -99,7 +99,8 @@ public final class ProcessQueue implements AutoCloseable {
             // A lock left by a dead writer is taken over after the timeout: wait 1 s at most, not Chronicle's 10.
             queue = SingleChronicleQueueBuilder.binary(files.open).readOnly(!files.writable).timeoutMS(LOCK_TIMEOUT_MS)
                     .rollCycle(LargeRollCycles.LARGE_DAILY).build();
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
+            // Exception, not RuntimeException: Chronicle throws some checked ones undeclared (StreamCorruptedException)
             files.close();
             throw new ReadException(dir + ": cannot open the queue" + damage(files) + " (" + describe(e) + ")");
         }
@@ -119,7 +120,7 @@ public final class ProcessQueue implements AutoCloseable {
         } catch (ReadException e) {
             closeAll(queue, files);
             throw e;
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
             closeAll(queue, files);
             throw new ReadException(dir + ": the process header is unreadable" + damage(files) + " (" + describe(e) + ")");
         }
@@ -374,7 +375,7 @@ public final class ProcessQueue implements AutoCloseable {
                     problems.add(dir + ": record " + (index - 1) + " skipped: " + e.getMessage());
                 }
             }
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
             loss.hidden();
             problems.add(dir + ": record " + index + " and after unreadable (" + describe(e) + "); left out, uncounted");
             return last;
