@@ -204,7 +204,7 @@ class CorruptionMatrixIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"random-ring-file", "ring-file-cut", "rings-is-a-file", "unknown-kinds-in-100-slots",
-        "1000-bit-flips-in-slots"})
+        "1000-bit-flips-in-slots", "queue-cut-at-a-document-boundary"})
     void damagedRings(String damage) throws Exception {
         Path run = copyTree(killed, tmp.resolve(damage));
         Path victim = queues(run).stream().filter(q -> Files.isDirectory(q.resolve(RingFile.DIRECTORY))
@@ -264,6 +264,14 @@ class CorruptionMatrixIT {
                 // Flips a slot cannot show (a payload, a low tick bit) are read as events: only the sum is exact.
                 expected = -1;
                 lost = -1;
+            }
+            case "queue-cut-at-a-document-boundary" -> {
+                // the killed process's queue loses its last batch; its rings' tails count what the cut took
+                Path cq4 = cq4(victim);
+                truncate(cq4, lastBatch(Doc.walk(cq4)).offset);
+                expected = -1;
+                lost = -1;
+                named = cq4;
             }
             default -> throw new IllegalArgumentException(damage);
         }

@@ -65,7 +65,8 @@ public final class ProcessQueue implements AutoCloseable {
         problems.addAll(files.problems);
         // The tally drops what it finds corrupt: read() reports it.
         this.recovery = RingRecovery.of(dir, header,
-                visitor -> readQueue(visitor, new EventBatchReader(), Long.MAX_VALUE, new ArrayList<>()), problems);
+                visitor -> readQueue(visitor, new EventBatchReader(), Long.MAX_VALUE, new ArrayList<>()), files.cut,
+                problems);
     }
 
     /**
@@ -202,7 +203,7 @@ public final class ProcessQueue implements AutoCloseable {
         RecordVisitor target = counting(splitting == null ? visitor : splitting);
         loss.clear();
         if (files.cut) {
-            loss.hidden();
+            loss.cut();
         }
         EventBatchReader batch = new EventBatchReader();
         readQueue(target, batch, s.any() ? s.lastIndex() : recovery.lastIndex(), problems);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dprof.format.EventCodes;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.RecordType;
@@ -83,6 +84,39 @@ class DamagedQueueTest {
         assertFalse(count.exact());
         assertEquals(0, count.events());
         assertTrue(count.leftOut().contains("an unknown number of events"), count::leftOut);
+    }
+
+    @Test
+    void aCutQueueOfAKilledProcessIsCountedByItsRings(@TempDir Path dir) throws Exception {
+        Path queue = dir.resolve("q");
+        List<long[]> recorded = new ArrayList<>();
+        long tick = 1_000;
+        for (int i = 0; i < 506; i++) {
+            tick += 3 + i % 7;
+            recorded.add(new long[] {tick, i == 0 ? EventCodes.THREAD_START : EventCodes.header(EventCodes.ENTER, 3)});
+        }
+        try (TestQueue q = new TestQueue(queue)) {
+            q.thread(1, "main");
+            for (int b = 0; b < 5; b++) {
+                q.batch(1, recorded.subList(100 * b, 100 * (b + 1)));
+            }
+        }
+        // killed: 500 events written and handed back, 6 still pending in the ring
+        RingRecoveryTest.ringFile(queue, 1, 1, "main", recorded, 500, 0);
+        Path cq4 = cq4(queue);
+        long[] fourth = batchDocuments(cq4).get(3);
+        try (FileChannel f = FileChannel.open(cq4, StandardOpenOption.WRITE)) {
+            f.truncate(fourth[0]);
+        }
+
+        try (ProcessQueue q = ProcessQueue.open(queue)) {
+            Map<Long, List<Long>> read = TestQueue.read(q, new HashMap<>());
+            assertEquals(306, read.get(1L).size());
+            ProcessLoss.Counted loss = q.loss();
+            assertEquals(200, loss.events(), loss::toString);
+            assertTrue(loss.exact(), loss::toString);
+            assertTrue(loss.reason().contains("cut off with the queue file: 200"), loss::toString);
+        }
     }
 
     private static void write(Path queue) {
