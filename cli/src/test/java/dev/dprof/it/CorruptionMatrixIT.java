@@ -51,9 +51,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <li>one line naming the damaged file (the {@code damaged input:} mark);</li>
  * <li>the events read: exactly the intact ones where the damage says how many it took (a flag, a
  * length the following documents repair, a corrupt batch, corrupt ring slots, a process left out
- * whose end record is still there: then also kept + counted lost = recorded); where the damage
- * hides a number nobody can know (a file cut short, an unreadable ring file), exactly the events
- * before the damage, and the loss printed as "at least";</li>
+ * whose end record is still there, a killed process's queue cut short, counted by its rings: then
+ * also kept + counted lost = recorded); where the damage hides a number nobody can know (the queue
+ * of a process that ended cut short, an unreadable ring file), exactly the events before the
+ * damage, and the loss printed as "at least";</li>
  * <li>{@code consolidate} reads the same events as {@code stats};</li>
  * <li>no exception name, stack trace, Infinity or NaN in anything printed.</li>
  * </ul>
