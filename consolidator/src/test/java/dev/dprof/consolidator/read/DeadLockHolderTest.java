@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.format.EventKind;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  * mid-append): reading must not wait for them (issue 19, "no wait longer than 1 s on a lock held by
  * no one alive"). The lock is forged as Chronicle stores it: a long in {@code metadata.cq4t}'s table
  * store under {@code chronicle.write.lock} and {@code chronicle.append.lock}, holding the holder's
- * process id ({@code AbstractTSQueueLock}), here the id of a process that has exited.
+ * process id ({@code AbstractTSQueueLock}), here the id of a process that has exited; the document
+ * it was appending is left "not complete". A reader opens the queue read-only and takes no lock
+ * (a repaired copy gets a new {@code metadata.cq4t}, without the dead holder), so this holds by
+ * construction; the test keeps it so.
  */
 class DeadLockHolderTest {
     @Test
@@ -55,6 +62,9 @@ class DeadLockHolderTest {
             assertEquals(deadPid, check.tableStoreGet("chronicle.write.lock"), "the forged lock outlives its writer");
         }
 
+        // and the document it was appending when it died: a header "not complete", its bytes never written
+        halfWrittenLastDocument(DamagedQueueTest.cq4(queue));
+
         long start = System.nanoTime();
         Map<Long, List<Long>> read;
         try (ProcessQueue q = ProcessQueue.open(queue)) {
@@ -66,5 +76,15 @@ class DeadLockHolderTest {
         // (ProcessQueue.LOCK_TIMEOUT_MS), with room for a loaded host's open and read.
         assertTrue(ProcessQueue.LOCK_TIMEOUT_MS <= 1000);
         assertTrue(tookMs < 5000, "reading took " + tookMs + " ms with the locks of a dead process");
+    }
+
+    /** Puts a "not complete" header of 64 bytes where the queue file's written part ends. */
+    private static void halfWrittenLastDocument(Path cq4) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(cq4)).order(ByteOrder.LITTLE_ENDIAN);
+        int at = 0;
+        while (b.getInt(at) != 0) {
+            at = (at + 4 + (b.getInt(at) & QueueFiles.LENGTH_MASK) + 3) & ~3;
+        }
+        DamagedQueueTest.putInt(cq4, at, QueueFiles.NOT_COMPLETE | 64);
     }
 }
