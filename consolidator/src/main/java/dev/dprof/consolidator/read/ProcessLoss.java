@@ -13,7 +13,8 @@ import java.util.Map;
  * left: per thread the larger of its last loss record in the queue and its ring file's own
  * {@code lost} field (both cumulative), plus the events its rings handed back that the queue does
  * not hold. A ring file that cannot be read hides an unknown number: the count is then a lower
- * bound ({@link #exact()} false) and the file is named.
+ * bound ({@link Counted#exact()} false) and the file is named; so does a queue file cut short, unless
+ * the process was killed and its ring files count what the cut took ({@link RingRecovery#cutOff}).
  */
 public final class ProcessLoss {
     private final Map<Long, Long> recorded = new HashMap<>();
