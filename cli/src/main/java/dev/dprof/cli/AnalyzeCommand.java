@@ -73,25 +73,27 @@ public final class AnalyzeCommand {
         public Integer call() throws Exception {
             StragglerScore.Result r = parent.run(p -> StragglerScore.compute(p, body, barrier));
             if (json) {
-                System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
+                System.out.println(Json.text(toJson(r)));
                 return 0;
             }
-            System.out.printf(Locale.ROOT, "straggler scores (body %s, barrier %s; span %.3f–%.3f s; %s; %s)%n",
-                    r.body(), r.barrier(), r.spanSecondsMin(), r.spanSecondsMax(), r.quality(), r.assumption());
+            System.out.printf(Locale.ROOT, "straggler scores (body %s, barrier %s; span %s–%s s; %s; %s)%n",
+                    r.body(), r.barrier(), NoBound.fixed(r.spanSecondsMin(), 3), NoBound.fixed(r.spanSecondsMax(), 3),
+                    r.quality(), r.assumption());
             System.out.printf(Locale.ROOT, "%-30s %10s %10s %10s%n", "process", "lo", "hi", "truth");
             for (StragglerScore.ProcessScore p : r.processes()) {
-                System.out.printf(Locale.ROOT, "%-30s %10.4f %10.4f %10s%n", p.label(), p.lo(), p.hi(), truth(p.truth()));
+                System.out.printf(Locale.ROOT, "%-30s %10s %10s %10s%n", p.label(), NoBound.fixed(p.lo(), 4),
+                        NoBound.fixed(p.hi(), 4), truth(p.truth()));
             }
             System.out.printf(Locale.ROOT, "%-30s %10s %10s %10s%n", "thread", "lo", "hi", "truth");
             for (StragglerScore.ThreadScore t : r.threads()) {
-                System.out.printf(Locale.ROOT, "%-30s %10.4f %10.4f %10s%n", t.process() + "/" + t.thread(), t.lo(),
-                        t.hi(), truth(t.truth()));
+                System.out.printf(Locale.ROOT, "%-30s %10s %10s %10s%n", t.process() + "/" + t.thread(),
+                        NoBound.fixed(t.lo(), 4), NoBound.fixed(t.hi(), 4), truth(t.truth()));
             }
             return 0;
         }
 
         private static String truth(Double t) {
-            return t == null ? "-" : String.format(Locale.ROOT, "%.4f", t);
+            return t == null ? "-" : NoBound.fixed(t, 4);
         }
 
         static ObjectNode toJson(StragglerScore.Result r) {
@@ -134,7 +136,7 @@ public final class AnalyzeCommand {
         public Integer call() throws Exception {
             ProfileStatistics.Result r = parent.run(ProfileStatistics::compute);
             if (json) {
-                System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
+                System.out.println(Json.text(toJson(r)));
             } else {
                 print(r, System.out);
             }
@@ -242,11 +244,11 @@ public final class AnalyzeCommand {
 
         private static String range(ProfileStatistics.Result r, Bound b, double per) {
             return "[" + fixed(r.nanos(b.lo()) / per) + ", "
-                    + (b.bounded() ? fixed(r.nanos(b.hi()) / per) : "∞") + "]";
+                    + (b.bounded() ? fixed(r.nanos(b.hi()) / per) : NoBound.TEXT) + "]";
         }
 
         private static String fixed(double v) {
-            return String.format(Locale.ROOT, "%.3f", v);
+            return NoBound.fixed(v, 3);
         }
 
         private static String clip(String s, int width) {

@@ -53,7 +53,7 @@ public final class CalibrationCommand {
             }
             List<CalibrationReport.Domain> domains = CalibrationReport.of(set);
             if (json) {
-                System.out.println(Json.MAPPER.writeValueAsString(toJson(set, domains)));
+                System.out.println(Json.text(toJson(set, domains)));
             } else {
                 print(set, domains);
             }

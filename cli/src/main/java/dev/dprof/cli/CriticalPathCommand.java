@@ -37,7 +37,7 @@ final class CriticalPathCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CriticalPath.Result r = parent.run(p -> CriticalPath.compute(p, from, to));
         if (json) {
-            System.out.println(Json.MAPPER.writeValueAsString(toJson(r)));
+            System.out.println(Json.text(toJson(r)));
             return 0;
         }
         System.out.printf(Locale.ROOT, "critical path, span %s → %s: [%.3f, %.3f] ms%s (%s; %s)%n",
@@ -47,28 +47,28 @@ final class CriticalPathCommand implements Callable<Integer> {
                 r.assumption());
         System.out.printf(Locale.ROOT, "handoff edges on the path: [%d, %d]%s%n", r.handoffsOnPathLo(),
                 r.handoffsOnPathHi(), r.handoffsOnPathTruth() == null ? ""
-                        : String.format(Locale.ROOT, ", truth %.1f", r.handoffsOnPathTruth()));
+                        : ", truth " + NoBound.fixed(r.handoffsOnPathTruth(), 1));
         String truth = r.lengthTicksTruth() == null ? "" : "    truth";
         System.out.printf(Locale.ROOT, "%-36s %-21s %-25s%s%n", "region (inclusive)", "share of the path", "ms on it", truth);
         for (CriticalPath.Share s : r.shares()) {
             if (s.ticksHi() == 0) {
                 continue;
             }
-            System.out.printf(Locale.ROOT, "%-36s [%7.3f%%, %7.3f%%] [%10.3f, %10.3f]%s%n", s.name(), 100 * s.lo(),
-                    100 * s.hi(), ms(r, s.ticksLo()), ms(r, s.ticksHi()), percent(s.truth()));
+            System.out.printf(Locale.ROOT, "%-36s [%7s%%, %7s%%] [%10.3f, %10.3f]%s%n", s.name(),
+                    NoBound.fixed(100 * s.lo(), 3), NoBound.fixed(100 * s.hi(), 3), ms(r, s.ticksLo()), ms(r, s.ticksHi()), percent(s.truth()));
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "%-36s %-21s %-25s%s%n", "zeroing: region", "path shorter by", "new length ms", truth);
         for (CriticalPath.Zeroing z : r.zeroing()) {
-            System.out.printf(Locale.ROOT, "%-36s [%7.3f%%, %7.3f%%] [%10.3f, %10.3f]%s%n", z.region(), 100 * z.savedLo(),
-                    100 * z.savedHi(), ms(r, z.newLengthTicksLo()), ms(r, z.newLengthTicksHi()), percent(z.truth()));
+            System.out.printf(Locale.ROOT, "%-36s [%7s%%, %7s%%] [%10.3f, %10.3f]%s%n", z.region(),
+                    NoBound.fixed(100 * z.savedLo(), 3), NoBound.fixed(100 * z.savedHi(), 3), ms(r, z.newLengthTicksLo()), ms(r, z.newLengthTicksHi()), percent(z.truth()));
         }
         IncompleteNote.print(r.incomplete(), System.out);
         return 0;
     }
 
     private static String percent(Double truth) {
-        return truth == null ? "" : String.format(Locale.ROOT, " %7.3f%%", 100 * truth);
+        return truth == null ? "" : " " + NoBound.fixed(100 * truth, 3) + "%";
     }
 
     private static double ms(CriticalPath.Result r, long ticks) {

@@ -19,6 +19,11 @@ final class Json {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        MAPPER.writeValue(file.toFile(), node);
+        MAPPER.writeValue(file.toFile(), NoBound.finite(node));
+    }
+
+    /** {@code node} as text, every number that is not finite written as null ({@link NoBound}). */
+    static String text(JsonNode node) throws com.fasterxml.jackson.core.JsonProcessingException {
+        return MAPPER.writeValueAsString(NoBound.finite(node));
     }
 }

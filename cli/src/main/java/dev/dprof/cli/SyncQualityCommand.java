@@ -61,7 +61,7 @@ final class SyncQualityCommand implements Callable<Integer> {
                 root.put("minimumLatencySource", derived.minimumLatencySource());
                 clcJson(root.putObject("clc"), derived.clc());
                 basisJson(root.putObject("basis"), derived.basis());
-                System.out.println(Json.MAPPER.writeValueAsString(root));
+                System.out.println(Json.text(root));
             } else {
                 print(figures, lambdaNs, derived.minimumLatencySource(), freezer.info().truth(), System.out);
                 printClc(derived.clc(), System.out);

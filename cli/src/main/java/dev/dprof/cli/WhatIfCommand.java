@@ -89,30 +89,31 @@ final class WhatIfCommand implements Callable<Integer> {
         }
         List<WhatIf.Prediction> shown = region == null ? r.predictions().stream().limit(top).toList() : r.predictions();
         if (json) {
-            System.out.println(Json.MAPPER.writeValueAsString(toJson(r, shown)));
+            System.out.println(Json.text(toJson(r, shown)));
             return 0;
         }
-        System.out.printf(Locale.ROOT, "what-if (dCOZ) over the span %s → %s: [%.3f, %.3f] ms%s (%s; %s)%n",
-                from == null ? "first event" : from, to == null ? "last event" : to, r.spanNsLo() / 1e6,
-                r.spanNsHi() / 1e6, r.spanNsTruth() == null ? "" : String.format(Locale.ROOT, ", truth %.3f",
-                        r.spanNsTruth() / 1e6), r.quality(), r.assumption());
+        System.out.printf(Locale.ROOT, "what-if (dCOZ) over the span %s → %s: [%s, %s] ms%s (%s; %s)%n",
+                from == null ? "first event" : from, to == null ? "last event" : to, NoBound.fixed(r.spanNsLo() / 1e6, 3),
+                NoBound.fixed(r.spanNsHi() / 1e6, 3), r.spanNsTruth() == null ? ""
+                        : ", truth " + NoBound.fixed(r.spanNsTruth() / 1e6, 3), r.quality(), r.assumption());
         boolean truth = shown.stream().anyMatch(p -> p.truth() != null);
         System.out.printf(Locale.ROOT, "%-36s %8s %-21s %-23s%s%n", "region", "cut", "program speedup",
                 "gain ms", truth ? "    truth" : "");
         for (WhatIf.Prediction p : shown) {
-            System.out.printf(Locale.ROOT, "%-36s %7.1f%% [%7.3f%%, %7.3f%%] [%9.3f, %9.3f]%s%n", p.region(),
-                    100 * p.fraction(), 100 * p.lo(), 100 * p.hi(), ms(r, p.gainTicksLo()), ms(r, p.gainTicksHi()),
-                    p.truth() == null ? "" : String.format(Locale.ROOT, " %7.3f%%", 100 * p.truth()));
+            System.out.printf(Locale.ROOT, "%-36s %7.1f%% [%7s%%, %7s%%] [%9.3f, %9.3f]%s%n", p.region(),
+                    100 * p.fraction(), NoBound.fixed(100 * p.lo(), 3), NoBound.fixed(100 * p.hi(), 3),
+                    ms(r, p.gainTicksLo()), ms(r, p.gainTicksHi()),
+                    p.truth() == null ? "" : " " + NoBound.fixed(100 * p.truth(), 3) + "%");
             for (WhatIf.ProgressSpeedup s : p.progress()) {
-                System.out.printf(Locale.ROOT, "    progress point %-21s throughput [%7.3f%%, %7.3f%%]%s (%d visits)%n",
-                        s.point(), 100 * s.lo(), 100 * s.hi(), s.truth() == null ? ""
-                                : String.format(Locale.ROOT, " truth %.3f%%", 100 * s.truth()), s.visits());
+                System.out.printf(Locale.ROOT, "    progress point %-21s throughput [%7s%%, %7s%%]%s (%d visits)%n",
+                        s.point(), NoBound.fixed(100 * s.lo(), 3), NoBound.fixed(100 * s.hi(), 3), s.truth() == null ? ""
+                                : " truth " + NoBound.fixed(100 * s.truth(), 3) + "%", s.visits());
             }
             if (p.latency() != null) {
                 WhatIf.LatencySpeedup l = p.latency();
-                System.out.printf(Locale.ROOT, "    latency of %-25s [%7.3f%%, %7.3f%%]%s (%d instances)%n", l.region(),
-                        100 * l.lo(), 100 * l.hi(), l.truth() == null ? ""
-                                : String.format(Locale.ROOT, " truth %.3f%%", 100 * l.truth()), l.instances());
+                System.out.printf(Locale.ROOT, "    latency of %-25s [%7s%%, %7s%%]%s (%d instances)%n", l.region(),
+                        NoBound.fixed(100 * l.lo(), 3), NoBound.fixed(100 * l.hi(), 3), l.truth() == null ? ""
+                                : " truth " + NoBound.fixed(100 * l.truth(), 3) + "%", l.instances());
             }
         }
         IncompleteNote.print(r.incomplete(), System.out);

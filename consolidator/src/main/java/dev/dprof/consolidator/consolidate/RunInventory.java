@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.consolidator.read.Damage;
+import dev.dprof.consolidator.read.ProcessCensus;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
@@ -151,13 +152,15 @@ public final class RunInventory implements AutoCloseable {
         List<ProcessQueue> readable = new ArrayList<>();
         List<String> leftOut = new ArrayList<>();
         ReadException first = null;
-        for (Object o : opened) {
+        for (int i = 0; i < opened.size(); i++) {
+            Object o = opened.get(i);
             if (o instanceof ProcessQueue q) {
                 readable.add(q);
             } else {
                 ReadException e = (ReadException) o;
                 first = first == null ? e : first;
-                leftOut.add(Damage.line(e.getMessage() + "; the process is left out"));
+                leftOut.add(Damage.line(e.getMessage() + "; the process is left out, "
+                        + ProcessCensus.of(queues.get(i)).leftOut()));
             }
         }
         if (readable.isEmpty() && first != null) {

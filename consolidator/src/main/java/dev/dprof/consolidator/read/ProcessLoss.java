@@ -13,7 +13,8 @@ import java.util.Map;
  * left: per thread the larger of its last loss record in the queue and its ring file's own
  * {@code lost} field (both cumulative), plus the events its rings handed back that the queue does
  * not hold. A ring file that cannot be read hides an unknown number: the count is then a lower
- * bound ({@link #exact()} false) and the file is named.
+ * bound ({@link Counted#exact()} false) and the file is named; so does a queue file cut short, unless
+ * the process was killed and its ring files count what the cut took ({@link RingRecovery#cutOff}).
  */
 public final class ProcessLoss {
     private final Map<Long, Long> recorded = new HashMap<>();
@@ -21,6 +22,8 @@ public final class ProcessLoss {
     /** Events of batches found corrupt while reading, and whether some damage hid an unknown number more. */
     private long corrupt;
     private boolean hidden;
+    /** Whether a queue file was cut short: exact only when the ring files count what the cut took. */
+    private boolean cut;
 
     void loss(ThreadLoss loss) {
         recorded.merge(loss.threadId(), loss.lostSoFar(), Math::max);
@@ -35,6 +38,12 @@ public final class ProcessLoss {
         end = null;
         corrupt = 0;
         hidden = false;
+        cut = false;
+    }
+
+    /** A queue file cut short: what lay past the cut is unknown unless the ring files count it. */
+    void cut() {
+        cut = true;
     }
 
     /** {@code events} of a corrupt batch left out. */
@@ -53,7 +62,7 @@ public final class ProcessLoss {
         if (end != null) {
             String reason = end.reason().isEmpty() ? corruptReason
                     : corruptReason.isEmpty() ? end.reason() : end.reason() + "; " + corruptReason;
-            return new Counted(end.lostEvents() + corrupt, !hidden, reason, List.of(), corrupt);
+            return new Counted(end.lostEvents() + corrupt, !hidden && !cut, reason, List.of(), corrupt);
         }
         Map<Long, Long> perThread = new HashMap<>(recorded);
         rings.ringLost().forEach((thread, lost) -> perThread.merge(thread, lost, Math::max));
@@ -62,8 +71,12 @@ public final class ProcessLoss {
         if (full > 0) {
             reason.append("per-thread buffers full: ").append(full);
         }
-        if (rings.refused() > 0) {
-            reason.append(reason.length() > 0 ? "; " : "").append("refused by the queue: ").append(rings.refused());
+        if (rings.refused() > rings.cutOff()) {
+            reason.append(reason.length() > 0 ? "; " : "").append("refused by the queue: ")
+                    .append(rings.refused() - rings.cutOff());
+        }
+        if (rings.cutOff() > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append("cut off with the queue file: ").append(rings.cutOff());
         }
         long unreadable = rings.damaged().size();
         if (unreadable > 0) {
@@ -75,7 +88,8 @@ public final class ProcessLoss {
         if (corrupt > 0) {
             reason.append(reason.length() > 0 ? "; " : "").append(corruptReason);
         }
-        return new Counted(full + rings.refused() + rings.corruptSlots() + corrupt, unreadable == 0 && !hidden,
+        return new Counted(full + rings.refused() + rings.corruptSlots() + corrupt,
+                unreadable == 0 && !hidden && (!cut || rings.countsTheCut()),
                 reason.toString(),
                 rings.damaged(), corrupt);
     }

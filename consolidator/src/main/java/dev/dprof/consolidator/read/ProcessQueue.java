@@ -65,7 +65,8 @@ public final class ProcessQueue implements AutoCloseable {
         problems.addAll(files.problems);
         // The tally drops what it finds corrupt: read() reports it.
         this.recovery = RingRecovery.of(dir, header,
-                visitor -> readQueue(visitor, new EventBatchReader(), Long.MAX_VALUE, new ArrayList<>()), problems);
+                visitor -> readQueue(visitor, new EventBatchReader(), Long.MAX_VALUE, new ArrayList<>()), files.cut,
+                problems);
     }
 
     /**
@@ -99,7 +100,8 @@ public final class ProcessQueue implements AutoCloseable {
             // A lock left by a dead writer is taken over after the timeout: wait 1 s at most, not Chronicle's 10.
             queue = SingleChronicleQueueBuilder.binary(files.open).readOnly(!files.writable).timeoutMS(LOCK_TIMEOUT_MS)
                     .rollCycle(LargeRollCycles.LARGE_DAILY).build();
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
+            // Exception, not RuntimeException: Chronicle throws some checked ones undeclared (StreamCorruptedException)
             files.close();
             throw new ReadException(dir + ": cannot open the queue" + damage(files) + " (" + describe(e) + ")");
         }
@@ -119,7 +121,7 @@ public final class ProcessQueue implements AutoCloseable {
         } catch (ReadException e) {
             closeAll(queue, files);
             throw e;
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
             closeAll(queue, files);
             throw new ReadException(dir + ": the process header is unreadable" + damage(files) + " (" + describe(e) + ")");
         }
@@ -201,7 +203,7 @@ public final class ProcessQueue implements AutoCloseable {
         RecordVisitor target = counting(splitting == null ? visitor : splitting);
         loss.clear();
         if (files.cut) {
-            loss.hidden();
+            loss.cut();
         }
         EventBatchReader batch = new EventBatchReader();
         readQueue(target, batch, s.any() ? s.lastIndex() : recovery.lastIndex(), problems);
@@ -374,7 +376,7 @@ public final class ProcessQueue implements AutoCloseable {
                     problems.add(dir + ": record " + (index - 1) + " skipped: " + e.getMessage());
                 }
             }
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
             loss.hidden();
             problems.add(dir + ": record " + index + " and after unreadable (" + describe(e) + "); left out, uncounted");
             return last;

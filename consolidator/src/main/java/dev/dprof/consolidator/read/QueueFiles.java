@@ -1,5 +1,7 @@
 package dev.dprof.consolidator.read;
 
+import dev.dprof.format.EventBatchReader;
+import dev.dprof.format.FormatException;
 import dev.dprof.format.RecordType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -180,7 +182,16 @@ final class QueueFiles {
                     return new Walk(position, length, patches, problems);
                 }
                 long size = header & LENGTH_MASK;
-                if (position + 4 + size > length) {
+                long found = position + 4 + size > length ? resync(in, position, header, length) : -1;
+                if (found > 0) {
+                    long repaired = found - position - 4;
+                    problems.add(file + ": document " + document + " at offset " + position + " claims " + size
+                            + " bytes, past the file's end at " + length + " (a damaged length); the documents after it"
+                            + " chain from offset " + found + " to the end, so its length is read as " + repaired);
+                    header = (header & ~LENGTH_MASK) | (int) repaired;
+                    patches.add(new long[] {position, header & 0xFFFF_FFFFL});
+                    size = repaired;
+                } else if (position + 4 + size > length) {
                     problems.add(file + ": document " + document + " at offset " + position + " claims " + size
                             + " bytes, past the file's end at " + length + " (truncated or a damaged length);"
                             + " it and what follows are absent");
@@ -211,6 +222,102 @@ final class QueueFiles {
         }
     }
 
+    /**
+     * The offset of the document that follows a document at {@code damagedAt} whose length is
+     * damaged (it runs past the file's end), or -1 if it cannot be found. A candidate is an aligned
+     * offset from which the headers chain to the end of the written part (a zero header followed by
+     * zeros, or Chronicle's end-of-file marker), every data document starting with a dprof record
+     * type and every metadata document with a binary-wire byte (0x80 or above). When the damaged
+     * document is a batch, it must also decode whole in the bytes up to the candidate: every offset
+     * short of its true end then fails ("truncated"), so the first candidate is its true end, not a
+     * chain that happens to start inside its bytes. Only the first {@link #RESYNC_WINDOW} bytes after
+     * the damage are searched; a chain that reaches the window's end after {@link #MIN_CHAIN}
+     * documents is taken.
+     */
+    static long resync(FileChannel in, long damagedAt, int header, long length) throws IOException {
+        int window = (int) Math.min(length - damagedAt, RESYNC_WINDOW);
+        boolean wholeFile = length - damagedAt <= RESYNC_WINDOW;
+        ByteBuffer b = ByteBuffer.allocate(window).order(ByteOrder.LITTLE_ENDIAN);
+        while (b.hasRemaining()) {
+            if (in.read(b, damagedAt + b.position()) < 0) {
+                break;
+            }
+        }
+        int read = b.position();
+        b.clear().limit(read);
+        boolean batch = (header & META_DATA) == 0 && read > 4 && b.get(4) == RecordType.BATCH;
+        EventBatchReader events = new EventBatchReader();
+        byte[] bytes = b.array();
+        for (int q = 8; q + 4 <= read; q += 4) {
+            if (!chains(b, q, wholeFile || read < window)) {
+                continue;
+            }
+            if (batch && !decodes(events, bytes, 5, q - 5)) {
+                continue;
+            }
+            return damagedAt + q;
+        }
+        return -1;
+    }
+
+    /** Bytes searched after a damaged length for the documents that follow it. */
+    static final int RESYNC_WINDOW = 16 << 20;
+    /** Documents a chain must pass before the search window's end to be taken without reaching the queue's end. */
+    static final int MIN_CHAIN = 16;
+
+    private static boolean chains(ByteBuffer b, int at, boolean toFileEnd) {
+        int documents = 0;
+        while (true) {
+            if (at + 4 > b.limit()) {
+                return !toFileEnd && documents >= MIN_CHAIN;
+            }
+            int h = b.getInt(at);
+            if (h == END_OF_DATA) {
+                return documents > 0;
+            }
+            if (h == 0) {
+                if (documents == 0) {
+                    return false;
+                }
+                // the end of the written part is followed by zeros (a zero word inside a document is not)
+                for (int z = at + 4; z < Math.min(b.limit(), at + 256); z++) {
+                    if (b.get(z) != 0) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            int size = h & LENGTH_MASK;
+            if (size == 0 || (long) at + 4 + size > b.limit()) {
+                return !toFileEnd && documents >= MIN_CHAIN && size > 0 && (h & NOT_COMPLETE) == 0;
+            }
+            int first = b.get(at + 4) & 0xFF;
+            if ((h & META_DATA) != 0 ? first < 0x80 : !isRecordType(first)) {
+                return false;
+            }
+            if ((h & NOT_COMPLETE) != 0) {
+                // only a killed writer's last document is not complete
+                int next = (int) align(at + 4 + size);
+                return next + 4 > b.limit() || b.getInt(next) == 0;
+            }
+            documents++;
+            at = (int) align(at + 4 + size);
+        }
+    }
+
+    /** Whether the batch body of {@code length} bytes at {@code offset} decodes whole. */
+    private static boolean decodes(EventBatchReader events, byte[] bytes, int offset, int length) {
+        try {
+            events.reset(bytes, offset, length);
+            while (events.next()) {
+                // every event must decode
+            }
+            return true;
+        } catch (FormatException e) {
+            return false;
+        }
+    }
+
     /** Copies what {@code walk} found written of {@code from}, with its headers patched and zeros after. */
     private static void repair(Path from, Walk walk, Path to) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
@@ -232,17 +339,17 @@ final class QueueFiles {
         }
     }
 
-    private static boolean isRecordType(int b) {
+    static boolean isRecordType(int b) {
         return b == RecordType.HEADER || b == RecordType.REGION || b == RecordType.THREAD || b == RecordType.BATCH
                 || b == RecordType.END || b == RecordType.WEAVING || b == RecordType.LOSS
-                || b == RecordType.CONNECTION;
+                || b == RecordType.CONNECTION || b == RecordType.CLOCK_CHECK;
     }
 
     private static long align(long position) {
         return (position + 3) & ~3L;
     }
 
-    private static int header(FileChannel in, long position) throws IOException {
+    static int header(FileChannel in, long position) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
         while (b.hasRemaining()) {
             if (in.read(b, position + b.position()) < 0) {

@@ -43,7 +43,7 @@ import java.util.Set;
  * queue refused them), and the files it could not read, named with the most events they could hold.
  */
 final class RingRecovery {
-    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0, Long.MAX_VALUE, Map.of(), 0, 0, List.of());
+    static final RingRecovery NONE = new RingRecovery(List.of(), 0, 0, Long.MAX_VALUE, Map.of(), 0, 0, List.of(), 0);
     /** Events per recovered batch document, as the drainer's own batches at most. */
     private static final int BATCH_EVENTS = 8192;
 
@@ -55,9 +55,11 @@ final class RingRecovery {
     private final long refused;
     private final long corruptSlots;
     private final List<String> damaged;
+    /** Of {@link #refused}, the events handed back whose documents a cut queue file lost. */
+    private final long cutOff;
 
     private RingRecovery(List<byte[]> documents, long events, int threads, long lastIndex, Map<Long, Long> ringLost,
-                         long refused, long corruptSlots, List<String> damaged) {
+                         long refused, long corruptSlots, List<String> damaged, long cutOff) {
         this.documents = documents;
         this.events = events;
         this.threads = threads;
@@ -66,6 +68,7 @@ final class RingRecovery {
         this.refused = refused;
         this.corruptSlots = corruptSlots;
         this.damaged = damaged;
+        this.cutOff = cutOff;
     }
 
     /** Reads the queue's records (without anything recovered); returns the index of its last document. */
@@ -76,9 +79,11 @@ final class RingRecovery {
 
     /**
      * Recovers from {@code dir}'s ring files, if the queue ({@code scan}) has no end record; a file
-     * that cannot be read is named in {@code problems}.
+     * that cannot be read is named in {@code problems}. When a queue file was {@code cut} short, what
+     * a ring handed back beyond what the queue still holds is what the cut took (also for a thread
+     * whose name the cut took): counted exactly, from the ring's {@code tail}.
      */
-    static RingRecovery of(Path dir, ProcessHeader header, QueueScan scan, List<String> problems) {
+    static RingRecovery of(Path dir, ProcessHeader header, QueueScan scan, boolean cut, List<String> problems) {
         Path ringDir = dir.resolve(RingFile.DIRECTORY);
         List<String> damaged = new ArrayList<>();
         List<Path> files = ringFiles(ringDir, damaged);
@@ -97,6 +102,7 @@ final class RingRecovery {
         int threads = 0;
         Map<Long, Long> ringLost = new HashMap<>();
         long refused = 0;
+        long cutOff = 0;
         long corruptSlots = 0;
         List<String> slotProblems = new ArrayList<>();
         for (Path file : files) {
@@ -113,9 +119,10 @@ final class RingRecovery {
             long tid = ring.threadId();
             ringLost.merge(tid, ring.lost(), Long::sum);
             long inQueue = tally.written.getOrDefault(tid, 0L);
-            if (tally.named.contains(tid) && ring.tail() > inQueue) {
-                // Handed back by the drainer, not in the queue: refused by it (a full disk).
+            if ((tally.named.contains(tid) || cut) && ring.tail() > inQueue) {
+                // Handed back by the drainer, not in the queue: refused by it (a full disk), or cut off with the file.
                 refused += ring.tail() - inQueue;
+                cutOff += cut ? ring.tail() - inQueue : 0;
             }
             ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), inQueue));
             int stored = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
@@ -149,7 +156,7 @@ final class RingRecovery {
         problems.addAll(damaged);
         problems.addAll(slotProblems);
         return new RingRecovery(List.copyOf(documents), events, threads, documents.isEmpty() ? Long.MAX_VALUE : lastIndex,
-                Map.copyOf(ringLost), refused, corruptSlots, List.copyOf(damaged));
+                Map.copyOf(ringLost), refused, corruptSlots, List.copyOf(damaged), cutOff);
     }
 
     /**
@@ -256,6 +263,16 @@ final class RingRecovery {
     /** Events the drainer handed back to rings without the queue holding them. */
     long refused() {
         return refused;
+    }
+
+    /** Of {@link #refused}, what a cut queue file took. */
+    long cutOff() {
+        return cutOff;
+    }
+
+    /** Whether ring files were read and none was damaged: then they count what a cut queue file took. */
+    boolean countsTheCut() {
+        return this != NONE && damaged.isEmpty();
     }
 
     /** The ring files (or ring directory) that could not be read, each with what it cost. */

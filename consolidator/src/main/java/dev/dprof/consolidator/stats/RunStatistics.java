@@ -2,6 +2,7 @@ package dev.dprof.consolidator.stats;
 
 import dev.dprof.consolidator.read.Damage;
 import dev.dprof.consolidator.read.ProcessLoss;
+import dev.dprof.consolidator.read.ProcessCensus;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
@@ -55,8 +56,10 @@ public final class RunStatistics {
                 stats.add(queue);
             } catch (ReadException e) {
                 first = first == null ? e : first;
-                stats.problems.add(Damage.line(e.getMessage() + "; left out"));
-                stats.lostExact = false; // its events are unknown
+                ProcessCensus.Count count = ProcessCensus.of(dir);
+                stats.problems.add(Damage.line(e.getMessage() + "; left out, " + count.leftOut()));
+                stats.lostEvents += count.events();
+                stats.lostExact &= count.exact();
             }
         }
         if (first != null && stats.processes == 0) {

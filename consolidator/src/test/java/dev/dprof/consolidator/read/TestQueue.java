@@ -83,7 +83,11 @@ final class TestQueue implements AutoCloseable {
     }
 
     void end(long lost, String reason) {
-        new ProcessEnd(0, 0, lost, reason).encode(start());
+        end(new ProcessEnd(0, 0, lost, reason));
+    }
+
+    void end(ProcessEnd end) {
+        end.encode(start());
         append();
     }
 
