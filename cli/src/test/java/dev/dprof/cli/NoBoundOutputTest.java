@@ -1,17 +1,16 @@
 package dev.dprof.cli;
 
+import static dev.dprof.cli.InProcess.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dprof.cli.InProcess.Result;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsWriter;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,10 +48,10 @@ class NoBoundOutputTest {
             Result r = run(command);
             String context = String.join(" ", command) + "\n" + r;
             // An analysis that needs every duration bounded refuses in one line saying why: also a stated "no bound".
-            boolean refused = r.exit == 1 && r.err.strip().lines().count() == 1 && r.err.contains("has no rate bound");
-            assertTrue(r.exit == 0 || refused, context);
-            assertClean(r.out + r.err, context);
-            saidNoBound |= r.out.contains(NoBound.TEXT) || r.out.contains("\"hi\" : null");
+            boolean refused = r.exit() == 1 && r.err().strip().lines().count() == 1 && r.err().contains("has no rate bound");
+            assertTrue(r.exit() == 0 || refused, context);
+            assertClean(r.out() + r.err(), context);
+            saidNoBound |= r.out().contains(NoBound.TEXT) || r.out().contains("\"hi\" : null");
         }
         assertTrue(saidNoBound, "no output said where a figure has no bound");
         // The report, like the critical path it holds, refuses such a profile in one line (checked above).
@@ -112,27 +111,5 @@ class NoBoundOutputTest {
         return e;
     }
 
-    private record Result(int exit, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exit + "\n--- out\n" + out + "--- err\n" + err;
-        }
-    }
 
-    private static synchronized Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = Main.run(args);
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
-        }
-        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 }

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -17,15 +14,8 @@ class SuggestCommandTest {
 
     /** Runs {@code dprof ARGS} in this JVM and returns its exit code and stderr. */
     private static String[] run(String... args) {
-        PrintStream err = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            int code = Main.run(args);
-            return new String[] {Integer.toString(code), captured.toString(StandardCharsets.UTF_8).strip()};
-        } finally {
-            System.setErr(err);
-        }
+        InProcess.Result r = InProcess.run(args);
+        return new String[] {Integer.toString(r.exit()), r.err().strip()};
     }
 
     @Test

@@ -1,11 +1,12 @@
 package dev.dprof.it;
 
+import static dev.dprof.cli.InProcess.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.dprof.cli.Main;
+import dev.dprof.cli.InProcess.Result;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.EventBatchReader;
@@ -18,9 +19,7 @@ import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.CountingApp;
 import dev.dprof.it.app.SpinApp;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -103,7 +102,7 @@ class CorruptionMatrixIT {
 
     private Pristine pristine(Path run) throws Exception {
         Result r = run("stats", "--json", tmp.resolve("pristine.json").toString(), run.toString());
-        assertEquals(0, r.exit, r::toString);
+        assertEquals(0, r.exit(), r::toString);
         JsonNode json = Json.read(tmp.resolve("pristine.json"));
         assertTrue(json.get("lostEventsExact").asBoolean(), r::toString);
         return new Pristine(json.get("events").asLong(), json.get("lostEvents").asLong());
@@ -320,11 +319,11 @@ class CorruptionMatrixIT {
         Files.write(file, lines);
         Result r = run("consolidate", "--quiet", "--calibration", cal.toString(), "--out",
                 tmp.resolve("profile-" + cal.getFileName()).toString(), run.toString());
-        assertEquals(1, r.exit, r::toString);
-        assertTrue(r.err.strip().lines().count() == 1 && r.err.startsWith("dprof: " + file + ":" + line + ":"),
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().strip().lines().count() == 1 && r.err().startsWith("dprof: " + file + ":" + line + ":"),
                 r::toString);
         // The line quotes the bad value (NaN, say); only exception names and traces are out of place.
-        assertFalse(r.err.contains("Exception") || r.err.contains("\tat "), r::toString);
+        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r::toString);
     }
 
     // ---- the checks shared by every case ----
@@ -338,7 +337,7 @@ class CorruptionMatrixIT {
             throws Exception {
         Path json = run.resolveSibling(run.getFileName() + "-stats.json");
         Result stats = run("stats", "--json", json.toString(), run.toString());
-        assertEquals(0, stats.exit, stats::toString);
+        assertEquals(0, stats.exit(), stats::toString);
         assertNamed(stats, named);
         assertClean(stats);
         JsonNode figures = Json.read(json);
@@ -354,40 +353,40 @@ class CorruptionMatrixIT {
         if (exact) {
             assertEquals(pristine.events + pristine.lost, read + counted, () -> "kept + lost = recorded\n" + stats);
         } else {
-            assertTrue(stats.out.lines().findFirst().orElse("").endsWith("at least " + counted + " lost"), stats::toString);
+            assertTrue(stats.out().lines().findFirst().orElse("").endsWith("at least " + counted + " lost"), stats::toString);
         }
         Result strict = run("stats", "--strict", run.toString());
-        assertEquals(1, strict.exit, strict::toString);
-        assertTrue(strict.err.strip().endsWith("(listed above)"), strict::toString);
+        assertEquals(1, strict.exit(), strict::toString);
+        assertTrue(strict.err().strip().endsWith("(listed above)"), strict::toString);
 
         Path profile = run.resolveSibling(run.getFileName() + "-profile");
         Result consolidate = run("consolidate", "--quiet", "--sync", "none", "--out", profile.toString(), run.toString());
-        assertEquals(0, consolidate.exit, consolidate::toString);
+        assertEquals(0, consolidate.exit(), consolidate::toString);
         assertNamed(consolidate, named);
         assertClean(consolidate);
         ProfileInfo info = Profile.open(profile).info();
         assertEquals(read, info.events(), () -> "consolidate reads what stats reads\n" + consolidate);
         // a process left out is in profile.json's problems only, with what its files say it recorded
         long profileLost = info.processes().stream().mapToLong(ProfileInfo.Process::lostEvents).sum()
-                + leftOutCounted(consolidate.err);
-        assertEquals(leftOutCounted(stats.err), leftOutCounted(consolidate.err), consolidate::toString);
+                + leftOutCounted(consolidate.err());
+        assertEquals(leftOutCounted(stats.err()), leftOutCounted(consolidate.err()), consolidate::toString);
         if (exact) {
             assertEquals(counted, profileLost, () -> "profile.json counts the loss as stats does\n" + consolidate);
         }
         assertEquals(1, run("consolidate", "--quiet", "--strict", "--sync", "none", "--out",
-                profile.resolveSibling(profile.getFileName() + "-strict").toString(), run.toString()).exit);
+                profile.resolveSibling(profile.getFileName() + "-strict").toString(), run.toString()).exit());
 
         Result analyze = run("analyze", profile.toString(), "stats");
-        assertEquals(0, analyze.exit, analyze::toString);
+        assertEquals(0, analyze.exit(), analyze::toString);
         assertNamed(analyze, named);
         assertClean(analyze);
-        assertEquals(1, run("analyze", profile.toString(), "--strict", "stats").exit);
+        assertEquals(1, run("analyze", profile.toString(), "--strict", "stats").exit());
         Result report = run("report", profile.toString(), "--no-baselines", "--html",
                 profile.resolve("report.html").toString());
-        assertEquals(0, report.exit, report::toString);
+        assertEquals(0, report.exit(), report::toString);
         assertNamed(report, named);
         assertClean(report);
-        assertEquals(1, run("report", profile.toString(), "--strict", "--no-baselines").exit);
+        assertEquals(1, run("report", profile.toString(), "--strict", "--no-baselines").exit());
     }
 
     private static final Pattern LEFT_OUT = Pattern.compile("recorded (\\d+) events \\([^)]*\\), all counted as lost");
@@ -403,41 +402,18 @@ class CorruptionMatrixIT {
     }
 
     private static void assertNamed(Result r, Path file) {
-        assertTrue(r.err.lines().anyMatch(l -> l.startsWith("dprof: damaged input: ") && l.contains(file.toString())),
+        assertTrue(r.err().lines().anyMatch(l -> l.startsWith("dprof: damaged input: ") && l.contains(file.toString())),
                 () -> "no line names " + file + "\n" + r);
     }
 
     private static void assertClean(Result r) {
-        String all = r.out + r.err;
+        String all = r.out() + r.err();
         for (String bad : List.of("Exception", "\tat ", "Infinity", "NaN", "Error:")) {
             assertFalse(all.contains(bad), () -> "'" + bad + "' printed\n" + r);
         }
     }
 
-    /** What a command printed and its exit code, run in this JVM. */
-    private record Result(int exit, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
 
-    private static synchronized Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = Main.run(args);
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
-        }
-        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     // ---- the queue's documents, walked as docs/FORMAT.md and Chronicle lay them out ----
 
