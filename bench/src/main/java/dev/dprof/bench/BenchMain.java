@@ -90,7 +90,7 @@ public final class BenchMain {
               handoff --cpu  CPU ns per handoff (offer + poll on one thread, ArrayBlockingQueue and
                        LinkedBlockingQueue) of the application's thread and of the agent's drainer, from
                        /proc/…/schedstat: forks without the agent, with handoffs=off and with handoffs=auto,
-                       turning order, R rounds (3) of N handoffs (10 000 000); median and range. About 2 minutes.
+                       turning order, R rounds (3) of N handoffs (4 000 000); median and range. About 2 minutes.
 
             usage: ./dprof bench consolidate [--events N] [--processes P] [--threads T] [--iterations I]
                                              [--repeats R] [--xmx SIZE] [--truth] [--json FILE] [--jfr FILE]

@@ -68,6 +68,12 @@ public final class QueueSink implements AutoCloseable {
     private long allocatedTo;
     /** The buffer pages are read into and written back from (direct: no copy in the channel). */
     private final ByteBuffer pages = ByteBuffer.allocateDirect(1 << 20);
+    /**
+     * Zeros for the pages past the write position, never written to (a channel's write only reads
+     * it): filling {@link #pages} with zeros byte by byte before each write was 18% of the
+     * drainer's samples with handoffs recorded (BENCHMARKS.md, "Handoffs").
+     */
+    private final ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
     /** The record's array, wrapped once (again only when the record's buffer grew). */
     private byte[] wrapped;
     private Bytes<byte[]> wrapper;
@@ -199,19 +205,26 @@ public final class QueueSink implements AutoCloseable {
         }
         try {
             for (long at = allocatedTo; at < to; ) {
-                pages.clear();
-                pages.limit((int) Math.min(pages.capacity(), to - at));
+                ByteBuffer chunk;
                 if (at < position) {
                     // Below the write position Chronicle may have written: those bytes go back unchanged.
-                    pages.limit((int) Math.min(pages.limit(), position - at));
-                    file.read(pages, at);
+                    chunk = pages.clear();
+                    chunk.limit((int) Math.min(chunk.capacity(), Math.min(to, position) - at));
+                    while (chunk.hasRemaining() && file.read(chunk, at + chunk.position()) >= 0) {
+                        // a read may return fewer bytes than asked for
+                    }
+                    // past the file's end nothing is written yet
+                    while (chunk.hasRemaining()) {
+                        chunk.put((byte) 0);
+                    }
+                    chunk.flip();
+                } else {
+                    // Past the write position nothing is written yet.
+                    chunk = zeros.clear();
+                    chunk.limit((int) Math.min(chunk.capacity(), to - at));
                 }
-                while (pages.hasRemaining()) {
-                    pages.put((byte) 0); // past the write position (or the file's end) nothing is written yet
-                }
-                pages.flip();
-                while (pages.hasRemaining()) {
-                    at += file.write(pages, at);
+                while (chunk.hasRemaining()) {
+                    at += file.write(chunk, at);
                 }
             }
         } catch (IOException e) {
