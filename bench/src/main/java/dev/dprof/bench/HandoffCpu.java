@@ -1,6 +1,5 @@
 package dev.dprof.bench;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -32,8 +31,25 @@ final class HandoffCpu {
         return ns;
     }
 
-    /** One fork's result: handoffs, and the CPU ns the application's thread and the drainer (-1: none) spent. */
-    record Fork(long handoffs, long appNs, long drainerNs) {
+    /**
+     * The minor page faults from the text of {@code /proc/…/task/TID/stat}: the 10th field, the 8th
+     * after the command name (which is in parentheses and may hold spaces).
+     */
+    static long minorFaults(String stat) {
+        int close = stat.lastIndexOf(')');
+        String[] fields = stat.substring(close + 1).strip().split("\\s+");
+        if (close < 0 || fields.length < 8) {
+            throw new IllegalArgumentException("stat: expected a command name and at least 8 fields, got '"
+                    + stat.strip() + "'");
+        }
+        return Long.parseLong(fields[7]);
+    }
+
+    /**
+     * One fork's result: handoffs, the CPU ns the application's thread and the drainer spent, and the
+     * drainer's minor page faults (the drainer's figures -1: no drainer).
+     */
+    record Fork(long handoffs, long appNs, long drainerNs, long drainerFaults) {
         double appPerHandoff() {
             return (double) appNs / handoffs;
         }
@@ -42,6 +58,11 @@ final class HandoffCpu {
         double drainerPerHandoff() {
             return drainerNs < 0 ? Double.NaN : (double) drainerNs / handoffs;
         }
+
+        /** The drainer's minor page faults per 1000 handoffs, NaN without a drainer. */
+        double drainerFaultsPerThousand() {
+            return drainerFaults < 0 ? Double.NaN : 1000.0 * drainerFaults / handoffs;
+        }
     }
 
     /** The fork's result from its output, the line that begins with {@link #LINE_PREFIX}. */
@@ -49,10 +70,11 @@ final class HandoffCpu {
         for (String line : output) {
             if (line.startsWith(LINE_PREFIX)) {
                 String[] f = line.substring(LINE_PREFIX.length()).strip().split(" ");
-                if (f.length != 3) {
+                if (f.length != 4) {
                     throw new IllegalArgumentException("handoff --cpu fork: bad result line '" + line + "'");
                 }
-                Fork fork = new Fork(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]));
+                Fork fork = new Fork(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
+                        Long.parseLong(f[3]));
                 if (fork.handoffs <= 0 || fork.appNs < 0) {
                     throw new IllegalArgumentException("handoff --cpu fork: bad result line '" + line + "'");
                 }
@@ -83,15 +105,13 @@ final class HandoffCpu {
         }
     }
 
-    /** The application's and the drainer's CPU ns per handoff over {@code forks}. */
+    /**
+     * Over {@code forks}: the application's and the drainer's CPU ns per handoff, and the drainer's
+     * minor page faults per 1000 handoffs.
+     */
     static Spread[] perHandoff(List<Fork> forks) {
-        List<Double> app = new ArrayList<>();
-        List<Double> drainer = new ArrayList<>();
-        for (Fork f : forks) {
-            app.add(f.appPerHandoff());
-            drainer.add(f.drainerPerHandoff());
-        }
-        return new Spread[] {Spread.of(app.stream().mapToDouble(Double::doubleValue).toArray()),
-            Spread.of(drainer.stream().mapToDouble(Double::doubleValue).toArray())};
+        return new Spread[] {Spread.of(forks.stream().mapToDouble(Fork::appPerHandoff).toArray()),
+            Spread.of(forks.stream().mapToDouble(Fork::drainerPerHandoff).toArray()),
+            Spread.of(forks.stream().mapToDouble(Fork::drainerFaultsPerThousand).toArray())};
     }
 }

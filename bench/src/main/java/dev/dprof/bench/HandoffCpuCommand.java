@@ -96,17 +96,18 @@ final class HandoffCpuCommand {
                 + " rounds of " + handoffs + " handoffs, load average " + loadBefore + " before, "
                 + Machine.loadAverage() + " after");
         System.out.println("CPU ns per handoff (offer + poll on one thread), median (min–max) over the rounds:");
-        System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s%n", "queue", "app, no agent", "app, off",
-                "app, auto", "drainer, off", "drainer, auto");
+        System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s %-20s%n", "queue", "app, no agent",
+                "app, off", "app, auto", "drainer, off", "drainer, auto", "faults/1000, auto");
         for (String queue : QUEUES) {
             HandoffCpu.Spread[] none = HandoffCpu.perHandoff(forks.get(queue + " none"));
             HandoffCpu.Spread[] off = HandoffCpu.perHandoff(forks.get(queue + " off"));
             HandoffCpu.Spread[] auto = HandoffCpu.perHandoff(forks.get(queue + " auto"));
-            System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s%n", queue, none[0], off[0], auto[0],
-                    off[1], auto[1]);
+            System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s %-20s%n", queue, none[0], off[0],
+                    auto[0], off[1], auto[1], auto[2]);
         }
         System.out.println("a handoff is two events (HANDOFF_PUT, HANDOFF_TAKE): the drainer's CPU per event is half its"
-                + " figure per handoff");
+                + " figure per handoff; faults/1000: the drainer's minor page faults per 1000 handoffs (first touches"
+                + " of the queue file's pages)");
         if (!lossless) {
             System.out.println("!!! dprof bench handoff --cpu FAILED: a fork with the agent lost events");
             return 1;

@@ -17,8 +17,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * does not depend on what else the host runs.
  *
  * <p>Arguments: {@code array|linked handoffs warmupHandoffs}. Output, one line:
- * {@link HandoffCpu#LINE_PREFIX} followed by {@code handoffs appNs drainerNs} (drainerNs -1 without a
- * drainer thread, i.e. without the agent).
+ * {@link HandoffCpu#LINE_PREFIX} followed by {@code handoffs appNs drainerNs drainerMinorFaults} (the
+ * drainer's figures -1 without a drainer thread, i.e. without the agent). The drainer's minor page
+ * faults are those of the queue file's pages it touches first, in its CPU time.
  */
 public final class HandoffCpuProgram {
     /** The agent's drainer thread's name, as {@code /proc/…/comm} shows it. */
@@ -55,14 +56,16 @@ public final class HandoffCpuProgram {
         Thread.sleep(SETTLE_MS);
         Path drainer = drainerTask();
         Path self = Path.of("/proc/thread-self/schedstat");
-        long drainer0 = drainer == null ? -1 : HandoffCpu.schedstatNanos(Files.readString(drainer));
+        long drainer0 = drainer == null ? -1 : HandoffCpu.schedstatNanos(Files.readString(drainer.resolve("schedstat")));
+        long faults0 = drainer == null ? -1 : HandoffCpu.minorFaults(Files.readString(drainer.resolve("stat")));
         long app0 = HandoffCpu.schedstatNanos(Files.readString(self));
         sink += loop(queue, elements, handoffs);
         long app1 = HandoffCpu.schedstatNanos(Files.readString(self));
         Thread.sleep(SETTLE_MS);
-        long drainer1 = drainer == null ? -1 : HandoffCpu.schedstatNanos(Files.readString(drainer));
+        long drainer1 = drainer == null ? -1 : HandoffCpu.schedstatNanos(Files.readString(drainer.resolve("schedstat")));
+        long faults1 = drainer == null ? -1 : HandoffCpu.minorFaults(Files.readString(drainer.resolve("stat")));
         System.out.println(HandoffCpu.LINE_PREFIX + handoffs + " " + (app1 - app0) + " "
-                + (drainer == null ? -1 : drainer1 - drainer0));
+                + (drainer == null ? -1 : drainer1 - drainer0) + " " + (drainer == null ? -1 : faults1 - faults0));
         consumed = sink;
     }
 
@@ -76,13 +79,13 @@ public final class HandoffCpuProgram {
         return sum;
     }
 
-    /** The schedstat file of the thread named {@link #DRAINER}, or null if there is none. */
+    /** The {@code /proc} directory of the thread named {@link #DRAINER}, or null if there is none. */
     private static Path drainerTask() throws IOException {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 try {
                     if (Files.readString(task.resolve("comm")).strip().equals(DRAINER)) {
-                        return task.resolve("schedstat");
+                        return task;
                     }
                 } catch (IOException e) {
                     // the thread ended meanwhile
