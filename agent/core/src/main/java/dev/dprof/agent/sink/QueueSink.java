@@ -74,9 +74,12 @@ public final class QueueSink implements AutoCloseable {
      * drainer's samples with handoffs recorded (BENCHMARKS.md, "Handoffs").
      */
     private final ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-    /** The record's array, wrapped once (again only when the record's buffer grew). */
-    private byte[] wrapped;
-    private Bytes<byte[]> wrapper;
+    /**
+     * The record, copied into native memory before each append: Chronicle appends native bytes with
+     * one memory copy, where from a heap array it copied a long at a time with its checks on each
+     * (42% of the drainer's samples with every event a handoff; BENCHMARKS.md, "Handoffs").
+     */
+    private final Bytes<Void> direct = Bytes.allocateElasticDirect(1 << 16);
 
     private QueueSink(Path dir, SingleChronicleQueue queue, FileStore store, long reserve) {
         this.dir = dir;
@@ -84,6 +87,8 @@ public final class QueueSink implements AutoCloseable {
         this.appender = queue.createAppender();
         this.store = store;
         this.reserve = reserve;
+        // Opened on one thread and used on one thread, not always the same one (a test may open it).
+        direct.singleThreadedCheckDisabled(true);
     }
 
     /** Opens (creating) the queue in {@code dir}. */
@@ -275,12 +280,9 @@ public final class QueueSink implements AutoCloseable {
      * (BENCHMARKS.md, "Agent overhead").
      */
     private void write(ByteSink record) {
-        if (wrapped != record.array()) {
-            wrapped = record.array();
-            wrapper = Bytes.wrapForRead(wrapped);
-        }
-        wrapper.readPositionRemaining(0, record.size());
-        appender.writeBytes(wrapper);
+        direct.clear();
+        direct.write(record.array(), 0, record.size());
+        appender.writeBytes(direct);
         afterWrite();
     }
 
@@ -293,6 +295,7 @@ public final class QueueSink implements AutoCloseable {
     public void close() {
         appender.close();
         queue.close();
+        direct.releaseLast();
         if (file != null) {
             try {
                 file.close();
