@@ -23,7 +23,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * after the other, so both variants see the same machine; the figure is, per benchmark, the
  * ratio of the summed throughputs (on ÷ off) over all rounds. Target: ≥ 0.5 for each benchmark
  * (a handoff costs about two probe events — the issue's target — against a handoff of some tens to
- * hundreds of ns between two threads).
+ * hundreds of ns between two threads). With {@code --cpu}, the CPU time per handoff of the
+ * application's thread and of the drainer instead ({@link HandoffCpuCommand}).
  */
 final class HandoffCommand {
     static final String[] BENCHMARKS = {"array", "linked", "poolExecute", "park"};
@@ -33,6 +34,11 @@ final class HandoffCommand {
     }
 
     static int run(List<String> args) throws Exception {
+        if (args.contains("--cpu")) {
+            List<String> rest = new ArrayList<>(args);
+            rest.remove("--cpu");
+            return HandoffCpuCommand.run(rest);
+        }
         int rounds = 2;
         boolean quick = false;
         for (int i = 0; i < args.size(); i++) {

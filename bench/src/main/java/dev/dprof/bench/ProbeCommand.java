@@ -162,7 +162,9 @@ final class ProbeCommand {
                 .warmupTime(TimeValue.milliseconds(plan.warmupMs()))
                 .measurementIterations(plan.iterations())
                 .measurementTime(TimeValue.milliseconds(plan.iterationMs()))
-                .jvmArgsAppend(ProbeConfig.javaagent(agentJar, yaml, out))
+                // Handoffs off: the figure is a region probe's, and with them on (the default) a
+                // thread's start alone records events, which ProbeBench's check of plain() took for weaving.
+                .jvmArgsAppend(ProbeConfig.javaagent(agentJar, yaml, out) + ",handoffs=off")
                 .addProfiler(GCProfiler.class)
                 .shouldFailOnError(true)
                 .verbosity(VerboseMode.NORMAL)

@@ -68,9 +68,18 @@ public final class QueueSink implements AutoCloseable {
     private long allocatedTo;
     /** The buffer pages are read into and written back from (direct: no copy in the channel). */
     private final ByteBuffer pages = ByteBuffer.allocateDirect(1 << 20);
-    /** The record's array, wrapped once (again only when the record's buffer grew). */
-    private byte[] wrapped;
-    private Bytes<byte[]> wrapper;
+    /**
+     * Zeros for the pages past the write position, never written to (a channel's write only reads
+     * it): filling {@link #pages} with zeros byte by byte before each write was 18% of the
+     * drainer's samples with handoffs recorded (BENCHMARKS.md, "Handoffs").
+     */
+    private final ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+    /**
+     * The record, copied into native memory before each append: Chronicle appends native bytes with
+     * one memory copy, where from a heap array it copied a long at a time with its checks on each
+     * (42% of the drainer's samples with every event a handoff; BENCHMARKS.md, "Handoffs").
+     */
+    private final Bytes<Void> direct = Bytes.allocateElasticDirect(1 << 16);
 
     private QueueSink(Path dir, SingleChronicleQueue queue, FileStore store, long reserve) {
         this.dir = dir;
@@ -78,6 +87,8 @@ public final class QueueSink implements AutoCloseable {
         this.appender = queue.createAppender();
         this.store = store;
         this.reserve = reserve;
+        // Opened on one thread and used on one thread, not always the same one (a test may open it).
+        direct.singleThreadedCheckDisabled(true);
     }
 
     /** Opens (creating) the queue in {@code dir}. */
@@ -199,19 +210,26 @@ public final class QueueSink implements AutoCloseable {
         }
         try {
             for (long at = allocatedTo; at < to; ) {
-                pages.clear();
-                pages.limit((int) Math.min(pages.capacity(), to - at));
+                ByteBuffer chunk;
                 if (at < position) {
                     // Below the write position Chronicle may have written: those bytes go back unchanged.
-                    pages.limit((int) Math.min(pages.limit(), position - at));
-                    file.read(pages, at);
+                    chunk = pages.clear();
+                    chunk.limit((int) Math.min(chunk.capacity(), Math.min(to, position) - at));
+                    while (chunk.hasRemaining() && file.read(chunk, at + chunk.position()) >= 0) {
+                        // a read may return fewer bytes than asked for
+                    }
+                    // past the file's end nothing is written yet
+                    while (chunk.hasRemaining()) {
+                        chunk.put((byte) 0);
+                    }
+                    chunk.flip();
+                } else {
+                    // Past the write position nothing is written yet.
+                    chunk = zeros.clear();
+                    chunk.limit((int) Math.min(chunk.capacity(), to - at));
                 }
-                while (pages.hasRemaining()) {
-                    pages.put((byte) 0); // past the write position (or the file's end) nothing is written yet
-                }
-                pages.flip();
-                while (pages.hasRemaining()) {
-                    at += file.write(pages, at);
+                while (chunk.hasRemaining()) {
+                    at += file.write(chunk, at);
                 }
             }
         } catch (IOException e) {
@@ -262,12 +280,9 @@ public final class QueueSink implements AutoCloseable {
      * (BENCHMARKS.md, "Agent overhead").
      */
     private void write(ByteSink record) {
-        if (wrapped != record.array()) {
-            wrapped = record.array();
-            wrapper = Bytes.wrapForRead(wrapped);
-        }
-        wrapper.readPositionRemaining(0, record.size());
-        appender.writeBytes(wrapper);
+        direct.clear();
+        direct.write(record.array(), 0, record.size());
+        appender.writeBytes(direct);
         afterWrite();
     }
 
@@ -280,6 +295,7 @@ public final class QueueSink implements AutoCloseable {
     public void close() {
         appender.close();
         queue.close();
+        direct.releaseLast();
         if (file != null) {
             try {
                 file.close();
