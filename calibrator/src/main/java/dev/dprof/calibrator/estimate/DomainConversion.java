@@ -694,6 +694,15 @@ public final class DomainConversion {
     }
 
     /**
+     * Whether ticks from {@code first} to {@code last} lie where {@link #runAt} may find runs:
+     * inside the calibrated span, after the second zero, in a domain whose data hold.
+     */
+    boolean runsCover(long first, long last) {
+        return !contradicted && !windows.isEmpty() && first >= spanFrom && last < spanTo
+                && (windows.size() < 2 || first >= windowStarts[1]);
+    }
+
+    /**
      * One run of the bulk conversion, kept by a thread's converter between chunks
      * ({@link #runAt}): ticks in {@code [from, to)} convert with its constants alone.
      */
@@ -714,18 +723,13 @@ public final class DomainConversion {
         private long intHigh;
         private long fracHigh;
 
-        /** Whether every tick of the ascending {@code ticks[0, n)} lies in the stretch. */
-        boolean holds(long[] ticks, int n) {
-            return ticks[0] >= from && ticks[n - 1] < to;
-        }
-
         /**
-         * What {@link #convertSorted} gives for ticks that {@link #holds}: the same sums, whose
-         * exactness {@link #runAt} checked at the stretch's ends.
+         * What {@link #convertSorted} gives for {@code ticks[from, to)}, all in the stretch: the
+         * same sums, whose exactness {@link #runAt} checked at the stretch's ends.
          */
-        void convert(long[] ticks, int n, long[] lo, long[] hi) {
-            fillLower(ticks, 0, n, lo, xLow, vLow, intLow, fracLow);
-            fillUpper(ticks, 0, n, hi, xHigh, vHigh, intHigh, fracHigh);
+        void convert(long[] ticks, int from, int to, long[] lo, long[] hi) {
+            fillLower(ticks, from, to, lo, xLow, vLow, intLow, fracLow);
+            fillUpper(ticks, from, to, hi, xHigh, vHigh, intHigh, fracHigh);
         }
     }
 
@@ -748,7 +752,7 @@ public final class DomainConversion {
      * The first index in {@code [from, n)} with {@code ticks[index] ≥ value} (ticks ascending), or
      * n. Every run boundary lies beyond the run's first tick, so a run always advances.
      */
-    private static int firstAtLeast(long[] ticks, int from, int n, long value) {
+    static int firstAtLeast(long[] ticks, int from, int n, long value) {
         if (from >= n || value == Long.MAX_VALUE && ticks[n - 1] < value) {
             return n;
         }

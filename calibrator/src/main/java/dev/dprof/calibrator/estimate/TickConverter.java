@@ -15,11 +15,12 @@ import java.util.List;
  * <p>Not thread-safe: one converter per stream. Ascending ticks cost O(1) amortized.
  *
  * <p>Implementation notes: {@link #convertSorted} keeps the run of the bulk conversion that
- * holds the last tick of the chunk before ({@link DomainConversion#runAt}). The ticks of one
- * thread ascend, so a chunk that lies inside that run, most of them, is converted with the run's
- * constants alone: no window or piece search, no binary search for the run's end, no overflow
- * test per chunk (the run's ends passed it). It gives the general path's bounds exactly
- * ({@code TickConverterRunTest} compares them on random calibrations).
+ * holds the last tick converted ({@link DomainConversion#runAt}). The ticks of one thread ascend,
+ * so most chunks lie inside that run and are converted with its constants alone: no window or
+ * piece search from the first window, no binary search for the run's end, no overflow test per
+ * chunk (the run's ends passed it). A chunk that leaves the run moves it on, searching from where
+ * it was. It gives the general path's bounds exactly ({@code TickConverterRunTest} compares them
+ * on random calibrations).
  */
 public final class TickConverter {
     private final DomainConversion.Cursor[] path;
@@ -107,8 +108,7 @@ public final class TickConverter {
         }
         if (path.length == 1) {
             DomainConversion conversion = path[0].conversion();
-            if (run.holds(ticks, n)) {
-                run.convert(ticks, n, lo, hi);
+            if (conversion.runsCover(ticks[0], ticks[n - 1]) && byRuns(conversion, ticks, n, lo, hi)) {
                 seen(ticks[0]);
                 seen(ticks[n - 1]);
                 return n;
@@ -149,6 +149,26 @@ public final class TickConverter {
             }
         }
         return bounded;
+    }
+
+    /**
+     * Converts ascending ticks that {@link DomainConversion#runsCover} run by run, starting from
+     * the run kept from the chunk before and moving it on where the chunk leaves it.
+     *
+     * @return false when a run cannot be had exactly ({@link DomainConversion#runAt}): the
+     *         general path then converts the whole chunk again
+     */
+    private boolean byRuns(DomainConversion conversion, long[] ticks, int n, long[] lo, long[] hi) {
+        int done = 0;
+        while (done < n) {
+            if ((ticks[done] < run.from || ticks[done] >= run.to) && !conversion.runAt(ticks[done], run)) {
+                return false;
+            }
+            int end = ticks[n - 1] < run.to ? n : DomainConversion.firstAtLeast(ticks, done, n, run.to);
+            run.convert(ticks, done, end, lo, hi);
+            done = end;
+        }
+        return true;
     }
 
     /** Ticks (ascending) below {@code from} or above {@code to}, by two binary searches. */

@@ -15,9 +15,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fast path of {@link TickConverter#convertSorted} — a chunk inside the run of the chunk
- * before converted with that run's constants ({@link DomainConversion#runAt}) — must give exactly
- * the general path's bounds and counts. Randomized: clocks with drift, zeros with wide and tight
+ * The fast path of {@link TickConverter#convertSorted} — a chunk converted with the constants of
+ * the run kept from the chunk before, moved on where the chunk leaves it
+ * ({@link DomainConversion#runAt}) — must give exactly the general path's bounds and counts. Randomized: clocks with drift, zeros with wide and tight
  * round trips, message points that make many envelope pieces, offsets near both ends of the long
  * range, and chunks of every size that step, jump, leave the span and go back.
  */
