@@ -132,11 +132,16 @@ public final class DomainConversion {
                 long to = i + 2 == zeros.size() ? Long.MAX_VALUE : right.k1();
                 List<LinePoint> points = new ArrayList<>(List.of(Constraints.of(left)));
                 points.addAll(List.of(Constraints.of(right)));
-                // In any order: a window sorts its points itself (PointHull).
-                for (LinePoint p : extra) {
-                    if (p.x() >= left.k1() && (p.x() <= right.k2() || p.x() - 1 == right.k2())) {
-                        points.add(p);
+                // The extra points in [k1, k2 + 1], found in the sorted copy rather than by a pass
+                // over all of them per window (thousands of matched messages times the windows, on
+                // every round of the message constraints). In any order: a window sorts its points
+                // itself (PointHull), so the order it gets them in changes nothing.
+                for (int k = DriftCheck.firstAtLeast(sortedExtra, left.k1()); k < sortedExtra.size(); k++) {
+                    LinePoint p = sortedExtra.get(k);
+                    if (p.x() > right.k2() && p.x() - 1 != right.k2()) {
+                        break; // sorted: every later point lies beyond too
                     }
+                    points.add(p);
                 }
                 windows.add(new Window(from, to, points, curvature));
             }
@@ -584,6 +589,17 @@ public final class DomainConversion {
     /** {@code out[k] = v + floor((ticks[k] − x0)·F)} over a run. */
     private static void runLower(long[] ticks, int from, int to, long[] out, long x0, long v, long fi, long ff) {
         checkRange(Math.subtractExact(ticks[from], x0), Math.subtractExact(ticks[to - 1], x0), fi, v);
+        fillLower(ticks, from, to, out, x0, v, fi, ff);
+    }
+
+    /** {@code out[k] = v + ceil((ticks[k] − x0)·F) = v − floor((x0 − ticks[k])·F)} over a run. */
+    private static void runUpper(long[] ticks, int from, int to, long[] out, long x0, long v, long fi, long ff) {
+        checkRange(Math.subtractExact(x0, ticks[from]), Math.subtractExact(x0, ticks[to - 1]), fi, v);
+        fillUpper(ticks, from, to, out, x0, v, fi, ff);
+    }
+
+    /** {@link #runLower} once {@link #checkRange} has passed for offsets that bound the run's. */
+    private static void fillLower(long[] ticks, int from, int to, long[] out, long x0, long v, long fi, long ff) {
         long correction = ff >> 63;
         for (int k = from; k < to; k++) {
             long d = ticks[k] - x0;
@@ -591,13 +607,129 @@ public final class DomainConversion {
         }
     }
 
-    /** {@code out[k] = v + ceil((ticks[k] − x0)·F) = v − floor((x0 − ticks[k])·F)} over a run. */
-    private static void runUpper(long[] ticks, int from, int to, long[] out, long x0, long v, long fi, long ff) {
-        checkRange(Math.subtractExact(x0, ticks[from]), Math.subtractExact(x0, ticks[to - 1]), fi, v);
+    /** {@link #runUpper} once {@link #checkRange} has passed for offsets that bound the run's. */
+    private static void fillUpper(long[] ticks, int from, int to, long[] out, long x0, long v, long fi, long ff) {
         long correction = ff >> 63;
         for (int k = from; k < to; k++) {
             long d = x0 - ticks[k];
             out[k] = v - (d * fi + Math.multiplyHigh(d, ff) + (correction & d));
+        }
+    }
+
+    /**
+     * Finds the stretch of ticks from {@code t} on over which {@link #convertSorted} uses one set
+     * of constants (one run of {@link #convertRuns}: window, envelope pieces, signs of the offsets,
+     * slack bucket), and fills {@code run} with it, so that a thread's later chunks that fall inside
+     * it are converted without the search ({@link Run#convert}). Ticks of one thread ascend, and a
+     * run spans a slack bucket (a sixteenth of the window between two zeros, about 0.2 s at the
+     * calibrator's default period) or an envelope piece, against a few milliseconds per chunk: most
+     * chunks fall inside the run of the chunk before.
+     *
+     * <p>The stretch is kept inside the calibrated span and after the second zero, where no tick
+     * counts as outside the span and no second window narrows the first; and the exact-range test of
+     * {@link #checkRange} is passed for both of its ends, so for every tick between them.
+     *
+     * @return false, with {@code run} emptied, when there is no such stretch from {@code t}: the
+     *         general path then converts
+     */
+    boolean runAt(long t, Run run) {
+        run.from = 0;
+        run.to = 0;
+        if (contradicted || windows.isEmpty() || t < spanFrom || t >= spanTo
+                || windows.size() > 1 && t < windowStarts[1]) {
+            return false;
+        }
+        int w = windowFor(t, run.window);
+        if (w != run.window) {
+            run.window = w;
+            run.lowPiece = 0;
+            run.highPiece = 0;
+        }
+        Window win = windows.get(w);
+        Envelope low = win.low;
+        Envelope high = win.high;
+        int pl = low.locate(t, run.lowPiece);
+        int ph = high.locate(t + 1, run.highPiece);
+        run.lowPiece = pl;
+        run.highPiece = ph;
+        long xl = low.anchor(pl);
+        long xh = high.anchor(ph);
+        long slack = win.slackFor(t);
+        if (xh == Long.MIN_VALUE || slack == Window.NO_BOUND || !low.exact(pl) || !high.exact(ph)) {
+            return false;
+        }
+        boolean posL = t >= xl;
+        boolean posH = t + 1 >= xh;
+        long windowEnd = w + 1 < windows.size() ? windowStarts[w + 1] : Long.MAX_VALUE;
+        long boundary = Math.min(windowEnd, Math.min(low.nextStart(pl), high.nextStart(ph) - 1));
+        boundary = Math.min(boundary, win.nextSlackChange(t));
+        if (!posL) {
+            boundary = Math.min(boundary, xl);
+        }
+        if (!posH) {
+            boundary = Math.min(boundary, xh - 1);
+        }
+        boundary = Math.min(boundary, spanTo); // t < spanTo: the stretch is never empty
+        try {
+            long vl = Math.subtractExact(low.value(pl), slack);
+            long vh = Math.addExact(high.value(ph), slack);
+            long fil = low.slopeInt(pl, posL);
+            long fih = high.slopeInt(ph, posH);
+            checkRange(Math.subtractExact(t, xl), Math.subtractExact(boundary - 1, xl), fil, vl);
+            checkRange(Math.subtractExact(xh - 1, t), Math.subtractExact(xh - 1, boundary - 1), fih, vh);
+            run.xLow = xl;
+            run.vLow = vl;
+            run.intLow = fil;
+            run.fracLow = low.slopeFrac(pl, posL);
+            run.xHigh = xh - 1;
+            run.vHigh = vh;
+            run.intHigh = fih;
+            run.fracHigh = high.slopeFrac(ph, posH);
+        } catch (ArithmeticException beyond) {
+            return false;
+        }
+        run.from = t;
+        run.to = boundary;
+        return true;
+    }
+
+    /**
+     * Whether ticks from {@code first} to {@code last} lie where {@link #runAt} may find runs:
+     * inside the calibrated span, after the second zero, in a domain whose data hold.
+     */
+    boolean runsCover(long first, long last) {
+        return !contradicted && !windows.isEmpty() && first >= spanFrom && last < spanTo
+                && (windows.size() < 2 || first >= windowStarts[1]);
+    }
+
+    /**
+     * One run of the bulk conversion, kept by a thread's converter between chunks
+     * ({@link #runAt}): ticks in {@code [from, to)} convert with its constants alone.
+     */
+    static final class Run {
+        /** The stretch, {@code to} exclusive; empty when {@code from ≥ to}. */
+        long from;
+        long to;
+        /** Search hints for the next {@link #runAt}: the last window and its envelope pieces. */
+        int window;
+        int lowPiece;
+        int highPiece;
+        private long xLow;
+        private long vLow;
+        private long intLow;
+        private long fracLow;
+        private long xHigh;
+        private long vHigh;
+        private long intHigh;
+        private long fracHigh;
+
+        /**
+         * What {@link #convertSorted} gives for {@code ticks[from, to)}, all in the stretch: the
+         * same sums, whose exactness {@link #runAt} checked at the stretch's ends.
+         */
+        void convert(long[] ticks, int from, int to, long[] lo, long[] hi) {
+            fillLower(ticks, from, to, lo, xLow, vLow, intLow, fracLow);
+            fillUpper(ticks, from, to, hi, xHigh, vHigh, intHigh, fracHigh);
         }
     }
 
@@ -620,7 +752,7 @@ public final class DomainConversion {
      * The first index in {@code [from, n)} with {@code ticks[index] ≥ value} (ticks ascending), or
      * n. Every run boundary lies beyond the run's first tick, so a run always advances.
      */
-    private static int firstAtLeast(long[] ticks, int from, int n, long value) {
+    static int firstAtLeast(long[] ticks, int from, int n, long value) {
         if (from >= n || value == Long.MAX_VALUE && ticks[n - 1] < value) {
             return n;
         }

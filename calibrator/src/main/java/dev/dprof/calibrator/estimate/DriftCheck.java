@@ -85,7 +85,8 @@ final class DriftCheck {
         return sorted;
     }
 
-    private static int firstAtLeast(List<LinePoint> sorted, long x) {
+    /** The first index of {@code sorted} (ascending x) with {@code x ≥ x}, or its size. */
+    static int firstAtLeast(List<LinePoint> sorted, long x) {
         int lo = 0;
         int hi = sorted.size();
         while (lo < hi) {

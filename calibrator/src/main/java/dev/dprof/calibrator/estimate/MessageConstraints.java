@@ -61,11 +61,17 @@ public final class MessageConstraints {
         for (int round = 0; round < rounds && !siblings.isEmpty(); round++) {
             Map<String, List<LinePoint>> points = new HashMap<>();
             direct.forEach((d, p) -> points.put(d, new ArrayList<>(p)));
+            // One cursor per domain for the round: a cursor gives the same bound in any order, and
+            // one kept searches from the last message's window and pieces, not from the first.
+            Map<String, DomainConversion.Cursor> cursors = new HashMap<>();
+            CalibrationSet now = current;
             for (MatchedMessage m : siblings) {
-                DomainConversion sender = current.conversion(m.sendDomain()).orElseThrow();
-                DomainConversion receiver = current.conversion(m.receiveDomain()).orElseThrow();
-                long receiverUpper = receiver.cursor().upperAt(m.receiveTick() + 1);
-                long senderLower = sender.cursor().lowerAt(m.sendTick());
+                DomainConversion.Cursor sender = cursors.computeIfAbsent(m.sendDomain(),
+                        d -> now.conversion(d).orElseThrow().cursor());
+                DomainConversion.Cursor receiver = cursors.computeIfAbsent(m.receiveDomain(),
+                        d -> now.conversion(d).orElseThrow().cursor());
+                long receiverUpper = receiver.upperAt(m.receiveTick() + 1);
+                long senderLower = sender.lowerAt(m.sendTick());
                 if (receiverUpper != Long.MAX_VALUE) {
                     points.computeIfAbsent(m.sendDomain(), k -> new ArrayList<>())
                             .add(Constraints.sentFromNode(m.sendTick(), receiverUpper));

@@ -110,13 +110,23 @@ final class Window {
         if (slackBuckets.length > 0 && x >= bucketFrom && x < bucketTo) {
             return Math.min(bucketTo, bucketFrom + ((((x - bucketFrom) >>> bucketShift) + 1) << bucketShift));
         }
+        if (outerBelow(x)) {
+            return belowStart(x) + (1L << bucketShift); // ≤ bucketFrom: no overflow
+        }
+        if (outerAbove(x)) {
+            long end = aboveEnd(x);
+            return end == Long.MAX_VALUE ? end : end + 1;
+        }
         return x == Long.MAX_VALUE ? x : x + 1;
     }
 
     /**
      * The drift widening for a tick served by this window: the bucket maximum inside the served
-     * range (a table lookup instead of floating point per tick), the exact value beyond it;
-     * {@link #NO_BOUND} when it is too large to add exactly.
+     * range (a table lookup instead of floating point per tick); beyond the window's points, the
+     * value at the far end of the tick's bucket of the same width (the slack grows with the
+     * distance from the points there, so that end is the bucket's maximum), which keeps runs of
+     * ticks long where a window extrapolates — before the second zero, where the second window
+     * narrows the first, after the last; {@link #NO_BOUND} when it is too large to add exactly.
      */
     long slackFor(long x) {
         if (halfCurvature == 0) {
@@ -125,7 +135,40 @@ final class Window {
         if (slackBuckets.length > 0 && x >= bucketFrom && x < bucketTo) {
             return slackBuckets[(int) ((x - bucketFrom) >>> bucketShift)];
         }
-        return slack(x);
+        return slack(outerBelow(x) ? belowStart(x) : outerAbove(x) ? aboveEnd(x) : x);
+    }
+
+    /**
+     * Whether x lies below the buckets and the window's first point, in an outer bucket: the
+     * buckets continue below at the same width, aligned on {@code bucketFrom}. The slack falls as
+     * x rises there, so a bucket's maximum is at its lower end ({@link #belowStart}). False where
+     * that end would leave the range of a long: x then has a bucket of its own.
+     */
+    private boolean outerBelow(long x) {
+        if (slackBuckets.length == 0 || x >= bucketFrom || bucketFrom > xs || bucketFrom - x <= 0) {
+            return false;
+        }
+        long into = -(bucketFrom - x) & ((1L << bucketShift) - 1);
+        return x - into <= x;
+    }
+
+    private long belowStart(long x) {
+        return x - (-(bucketFrom - x) & ((1L << bucketShift) - 1));
+    }
+
+    /**
+     * Whether x lies above the buckets and beyond the window's last point, in an outer bucket;
+     * the slack grows with x there, so a bucket's maximum is at its upper end ({@link #aboveEnd}).
+     */
+    private boolean outerAbove(long x) {
+        return slackBuckets.length > 0 && x >= bucketTo && bucketTo > xe && x - bucketTo >= 0;
+    }
+
+    /** The upper end of x's outer bucket above, or MAX_VALUE where it would leave the range. */
+    private long aboveEnd(long x) {
+        long start = x - ((x - bucketTo) & ((1L << bucketShift) - 1));
+        long width = 1L << bucketShift;
+        return start > Long.MAX_VALUE - (width - 1) ? Long.MAX_VALUE : start + (width - 1);
     }
 
     /**
