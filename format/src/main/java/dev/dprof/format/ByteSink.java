@@ -86,6 +86,11 @@ public final class ByteSink {
         putVarLong(v);
     }
 
+    /** {@link #putVarLong} of the zig-zag form, as {@link #writeSignedVarLong} writes it. */
+    public static int putSignedVarLong(byte[] b, int pos, long v) {
+        return putVarLong(b, pos, (v << 1) ^ (v >> 63));
+    }
+
     public void writeSignedVarLong(long v) {
         writeVarLong((v << 1) ^ (v >> 63));
     }

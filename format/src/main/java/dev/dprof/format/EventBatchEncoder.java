@@ -77,16 +77,8 @@ public final class EventBatchEncoder {
                 long real = slots.getLong(base);
                 long tick = sim != null ? sim.apply(real) : real;
                 pos = ByteSink.putVarLong(b, pos, header & 0xFFFF_FFFFL);
-                pos = ByteSink.putVarLong(b, pos, (tick << 1) ^ (tick >> 63));
-                int payloads = PAYLOADS[code];
-                if (payloads > 0) {
-                    long a = slots.getLong(base + 16);
-                    pos = ByteSink.putVarLong(b, pos, (a << 1) ^ (a >> 63));
-                    if (payloads > 1) {
-                        long v = slots.getLong(base + 24);
-                        pos = ByteSink.putVarLong(b, pos, (v << 1) ^ (v >> 63));
-                    }
-                }
+                pos = ByteSink.putSignedVarLong(b, pos, tick);
+                pos = putPayloads(b, pos, slots, base, code);
             }
             out.skip(pos - start);
         }
@@ -152,21 +144,24 @@ public final class EventBatchEncoder {
                 int header = slots.getInt(base + 8);
                 pos = ByteSink.putVarLong(b, pos, header & 0xFFFF_FFFFL);
                 long delta = tick - prevTick;
-                pos = ByteSink.putVarLong(b, pos, (delta << 1) ^ (delta >> 63));
+                pos = ByteSink.putSignedVarLong(b, pos, delta);
                 prevTick = tick;
-                int code = EventCodes.kind(header) & 0xFF;
-                int payloads = PAYLOADS[code];
-                if (payloads > 0) {
-                    long a = slots.getLong(base + 16);
-                    pos = ByteSink.putVarLong(b, pos, (a << 1) ^ (a >> 63));
-                    if (payloads > 1) {
-                        long v = slots.getLong(base + 24);
-                        pos = ByteSink.putVarLong(b, pos, (v << 1) ^ (v >> 63));
-                    }
-                }
+                pos = putPayloads(b, pos, slots, base, EventCodes.kind(header) & 0xFF);
             }
             out.skip(pos - start);
         }
+    }
+
+    /** The slot's payloads (as many as its kind has), zig-zag, within room {@link ByteSink#reserve} made. */
+    private static int putPayloads(byte[] b, int pos, ByteBuffer slots, int base, int code) {
+        int payloads = PAYLOADS[code];
+        if (payloads > 0) {
+            pos = ByteSink.putSignedVarLong(b, pos, slots.getLong(base + 16));
+            if (payloads > 1) {
+                pos = ByteSink.putSignedVarLong(b, pos, slots.getLong(base + 24));
+            }
+        }
+        return pos;
     }
 
     /** Events per capacity check of {@link #encodeEvents}. */

@@ -78,7 +78,10 @@ public final class SuggestionYaml {
         throw new IllegalArgumentException("the same method twice: " + m);
     }
 
-    /** A YAML double-quoted scalar (YAML 1.1 §5.7): backslash and quote escaped, control characters as {@code \\uXXXX}. */
+    /**
+     * A YAML double-quoted scalar (YAML 1.1 §5.7): backslash and quote escaped, control characters as a
+     * {@code \\u} escape of four hex digits.
+     */
     static String quote(String s) {
         StringBuilder q = new StringBuilder("\"");
         for (int i = 0; i < s.length(); i++) {
