@@ -16,13 +16,7 @@ classes=$3
 src=$4
 out_root=$classes/dev/dprof/agent/bootstrap/native
 
-compiler=
-for c in gcc cc; do
-    if command -v "$c" >/dev/null 2>&1; then
-        compiler=$c
-        break
-    fi
-done
+. "$src/compiler.sh"
 if [ -z "$compiler" ]; then
     echo "[dprof native] no C compiler (gcc or cc) on the PATH: libdprof is not built; the agent will use System.nanoTime"
     exit 0

@@ -14,13 +14,7 @@ mkdir -p "$out"
 
 flags="-std=gnu11 -O2 -pthread -Wall -Werror -I$java_home/include -I$java_home/include/linux -I$headers -I$src"
 
-compiler=
-for c in gcc cc; do
-    if command -v "$c" >/dev/null 2>&1; then
-        compiler=$c
-        break
-    fi
-done
+. "$src/compiler.sh"
 if [ -z "$compiler" ]; then
     echo "[dprof native test] skipped: no C compiler (gcc or cc) on the PATH"
     exit 0

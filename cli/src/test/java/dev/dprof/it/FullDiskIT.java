@@ -44,6 +44,13 @@ class FullDiskIT {
      * drainer has fallen behind, the last drain alone writes more than the 1 MiB left.
      */
     static final long CALLS_AFTER = 150_000;
+    /**
+     * Calls after another process filled the disk: their events (about 3 bytes each, two per call) must
+     * run past the pages the queue's guard had already allocated ahead ({@code QueueSink.AHEAD_BYTES}, 4 MiB)
+     * so that its next check meets the full disk; 150 000 calls fit in them when the fill lands right
+     * after an allocation, and the run then rightly never reaches "disk full".
+     */
+    static final long CALLS_AFTER_FILL = 2_000_000;
 
     private Path mounted;
 
@@ -114,7 +121,7 @@ class FullDiskIT {
         Path out = disk.resolve("out");
         long leave = 3L << 20; // below the 8 MiB reserve of a 64 MiB file system
         ForkedJvm.Running app = ForkedJvm.app(FloodApp.class, tmp).agent(ForkedJvm.config(tmp, YAML), out)
-                .args(disk, leave + (1L << 20), CALLS_AFTER).start();
+                .args(disk, leave + (1L << 20), CALLS_AFTER_FILL).start();
         java.nio.file.FileStore store = Files.getFileStore(disk);
         for (int i = 0; i < 100 && store.getUsableSpace() > (56L << 20); i++) {
             Thread.sleep(50); // until the agent has written a few MiB
