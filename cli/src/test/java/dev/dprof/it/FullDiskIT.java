@@ -123,9 +123,13 @@ class FullDiskIT {
         ForkedJvm.Running app = ForkedJvm.app(FloodApp.class, tmp).agent(ForkedJvm.config(tmp, YAML), out)
                 .args(disk, leave + (1L << 20), CALLS_AFTER_FILL).start();
         java.nio.file.FileStore store = Files.getFileStore(disk);
-        for (int i = 0; i < 100 && store.getUsableSpace() > (56L << 20); i++) {
-            Thread.sleep(50); // until the agent has written a few MiB
+        // Until the agent has written a few MiB: on a loaded host its start alone can take seconds, and a disk
+        // filled before the queue's header is written leaves a run that rightly has nothing to read.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (store.getUsableSpace() > (56L << 20) && app.alive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
         }
+        assertTrue(store.getUsableSpace() <= (56L << 20), "the agent wrote no 8 MiB before the application ended");
         // The agent allocates as it goes: a fill sized a moment earlier may no longer fit; size it again.
         boolean filled = false;
         for (int attempt = 0; attempt < 20 && !filled; attempt++) {

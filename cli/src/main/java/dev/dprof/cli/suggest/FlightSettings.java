@@ -59,11 +59,13 @@ public final class FlightSettings {
 
     /**
      * The JVM options that make a launched JVM record with {@code settings} into a file of its own in
-     * {@code directory} (the JVM names it after its pid), written when it exits; the recorder's start lines
-     * are silenced, since they would go to the application's output.
+     * {@code directory} (the JVM names it after its pid), written when it exits, with the recorder's working
+     * chunks in {@code repository}, where a chunk appears as soon as the recording has started; the recorder's
+     * start lines are silenced, since they would go to the application's output.
      */
-    public static List<String> jvmOptions(Path settings, Path directory) {
-        return List.of("-Xlog:jfr+startup=error", "-XX:FlightRecorderOptions=stackdepth=" + STACK_DEPTH,
+    public static List<String> jvmOptions(Path settings, Path directory, Path repository) {
+        return List.of("-Xlog:jfr+startup=error",
+                "-XX:FlightRecorderOptions=stackdepth=" + STACK_DEPTH + ",repository=" + repository,
                 "-XX:StartFlightRecording=dumponexit=true,filename=" + directory + ",settings=" + settings);
     }
 }

@@ -1,6 +1,7 @@
 package dev.dprof.cli.suggest;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,13 +23,19 @@ import java.util.stream.Stream;
  * JAVA_TOOL_OPTIONS" on each JVM's stderr. A command that starts with an option ({@code -jar app.jar},
  * {@code -cp …}) is run by the {@code java} of this JDK.
  *
- * <p>With a time limit the command runs at most that long: then every process of it is asked to end (SIGTERM,
- * on which a JVM runs its shutdown hooks and the recorder writes its file), and killed if it has not ended
- * {@value #GRACE_SECONDS} s later.
+ * <p>With a time limit the command is recorded for that long: then every process of it is asked to end
+ * (SIGTERM, on which a JVM runs its shutdown hooks and the recorder writes its file), and killed if it has not
+ * ended {@value #GRACE_SECONDS} s later. The limit counts from the moment the first of its JVMs has started
+ * recording (its first chunk in the recorder's repository), not from the launch: on a loaded host a JVM can
+ * take seconds to get there, and a JVM ended before its recorder has started leaves no recording at all. A
+ * command in which no JVM starts recording within {@value #START_ALLOWANCE_SECONDS} s has its limit counted
+ * from then.
  */
 public final class LaunchedRecording {
     static final String TOOL_OPTIONS = "JAVA_TOOL_OPTIONS";
     static final int GRACE_SECONDS = 30;
+    static final int START_ALLOWANCE_SECONDS = 120;
+    private static final long POLL_MILLIS = 50;
 
     private LaunchedRecording() {
     }
@@ -48,7 +55,9 @@ public final class LaunchedRecording {
         Path settings = directory.resolve("dprof-suggest.jfc");
         Path recordings = Files.createDirectories(directory.resolve("recordings"));
         Files.writeString(settings, FlightSettings.jfc());
-        List<String> options = FlightSettings.jvmOptions(settings.toAbsolutePath(), recordings.toAbsolutePath());
+        Path repository = Files.createDirectories(directory.resolve("repository"));
+        List<String> options = FlightSettings.jvmOptions(settings.toAbsolutePath(), recordings.toAbsolutePath(),
+                repository.toAbsolutePath());
         if (options.stream().anyMatch(o -> o.chars().anyMatch(Character::isWhitespace))) {
             throw new IOException(directory + ": the recorder's directory has a space in its path, which "
                     + TOOL_OPTIONS + " cannot carry; set java.io.tmpdir to a path without one");
@@ -68,13 +77,40 @@ public final class LaunchedRecording {
             throw new IOException("cannot run " + argv.get(0) + ": " + e.getMessage(), e);
         }
         Optional<Integer> exit = Optional.empty();
-        if (limit.isEmpty() || process.waitFor(limit.get().toMillis(), TimeUnit.MILLISECONDS)) {
+        if (limit.isEmpty() || (awaitRecordingStart(process, repository)
+                && process.waitFor(limit.get().toMillis(), TimeUnit.MILLISECONDS))) {
             exit = Optional.of(process.waitFor());
         } else {
             end(process);
         }
         try (Stream<Path> files = Files.list(recordings)) {
             return new Result(files.filter(f -> f.toString().endsWith(".jfr")).sorted().toList(), exit);
+        }
+    }
+
+    /**
+     * Waits until a JVM of the command has started recording (a chunk file in {@code repository}), for at most
+     * {@value #START_ALLOWANCE_SECONDS} s; false if the command ended first.
+     */
+    private static boolean awaitRecordingStart(Process process, Path repository)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_ALLOWANCE_SECONDS);
+        while (System.nanoTime() < deadline) {
+            if (hasChunk(repository)) {
+                return true;
+            }
+            if (process.waitFor(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean hasChunk(Path repository) throws IOException {
+        try (Stream<Path> files = Files.walk(repository)) {
+            return files.anyMatch(f -> f.toString().endsWith(".jfr"));
+        } catch (UncheckedIOException e) {
+            return false; // a JVM's repository folder appeared or went while being walked: look again
         }
     }
 
