@@ -1,6 +1,5 @@
 package dev.dprof.report.html;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.causal.CriticalPath;
@@ -35,7 +34,6 @@ import java.util.Map;
  * the profile in its own streaming pass.
  */
 public final class ReportData {
-    static final ObjectMapper MAPPER = ResultJson.MAPPER;
     private static final List<Double> SWEEP = List.of(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
 
     /**
@@ -74,7 +72,7 @@ public final class ReportData {
     /** The same with the baselines already derived from {@code profile} (null: no comparison). */
     public static ObjectNode build(Profile profile, Options options, Baselines.Derived baselines)
             throws ProfileException {
-        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode root = ResultJson.object();
         summary(profile.info(), root.putObject("summary"));
         root.set("statistics", StatisticsJson.of(ProfileStatistics.compute(profile)));
         if (options.straggler()) {
