@@ -1,12 +1,12 @@
 package dev.dprof.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.stats.Bound;
 import dev.dprof.consolidator.analysis.stats.Durations;
 import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
 import dev.dprof.consolidator.analysis.stats.ProfileStatistics.RegionFigures;
+import dev.dprof.consolidator.analysis.stats.StatisticsJson;
 import dev.dprof.consolidator.analysis.stats.TruthDurations;
+import dev.dprof.consolidator.analysis.straggler.StragglerJson;
 import dev.dprof.consolidator.analysis.straggler.StragglerScore;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
@@ -73,7 +73,7 @@ public final class AnalyzeCommand {
         public Integer call() throws Exception {
             StragglerScore.Result r = parent.run(p -> StragglerScore.compute(p, body, barrier));
             if (json) {
-                System.out.println(Json.text(toJson(r)));
+                System.out.println(Json.text(StragglerJson.of(r)));
                 return 0;
             }
             System.out.printf(Locale.ROOT, "straggler scores (body %s, barrier %s; span %s–%s s; %s; %s)%n",
@@ -95,31 +95,6 @@ public final class AnalyzeCommand {
         private static String truth(Double t) {
             return t == null ? "-" : NoBound.fixed(t, 4);
         }
-
-        static ObjectNode toJson(StragglerScore.Result r) {
-            ObjectNode root = Json.MAPPER.createObjectNode();
-            ArrayNode threads = root.putArray("threads");
-            for (StragglerScore.ThreadScore t : r.threads()) {
-                ObjectNode n = threads.addObject().put("process", t.process()).put("thread", t.thread())
-                        .put("lo", t.lo()).put("hi", t.hi());
-                if (t.truth() != null) {
-                    n.put("truth", t.truth());
-                }
-            }
-            ArrayNode processes = root.putArray("processes");
-            for (StragglerScore.ProcessScore p : r.processes()) {
-                ObjectNode n = processes.addObject().put("process", p.process()).put("label", p.label())
-                        .put("lo", p.lo()).put("hi", p.hi());
-                if (p.truth() != null) {
-                    n.put("truth", p.truth());
-                }
-            }
-            root.put("quality", r.quality());
-            root.put("assumption", r.assumption());
-            root.put("spanSecondsMin", r.spanSecondsMin());
-            root.put("spanSecondsMax", r.spanSecondsMax());
-            return root;
-        }
     }
 
     @Command(name = "stats", mixinStandardHelpOptions = true,
@@ -136,7 +111,7 @@ public final class AnalyzeCommand {
         public Integer call() throws Exception {
             ProfileStatistics.Result r = parent.run(ProfileStatistics::compute);
             if (json) {
-                System.out.println(Json.text(toJson(r)));
+                System.out.println(Json.text(StatisticsJson.of(r)));
             } else {
                 print(r, System.out);
             }
@@ -253,112 +228,6 @@ public final class AnalyzeCommand {
 
         private static String clip(String s, int width) {
             return s.length() <= width ? s : s.substring(0, width - 1) + "…";
-        }
-
-        static ObjectNode toJson(ProfileStatistics.Result r) {
-            ObjectNode root = Json.MAPPER.createObjectNode();
-            ArrayNode regions = root.putArray("regions");
-            for (ProfileStatistics.RegionFigures f : r.regions()) {
-                figures(r, regions.addObject().put("name", f.name()).put("kind", f.kind()), f);
-            }
-            ArrayNode instances = root.putArray("instances");
-            for (ProfileStatistics.RegionFigures f : r.instances()) {
-                figures(r, instances.addObject().put("name", f.name()).put("kind", f.kind()), f);
-            }
-            ArrayNode callers = root.putArray("callers");
-            for (ProfileStatistics.RegionFigures f : r.callers()) {
-                figures(r, callers.addObject().put("caller", f.caller()).put("name", f.name()), f);
-            }
-            ArrayNode peers = root.putArray("peers");
-            for (ProfileStatistics.PeerFigures p : r.peers()) {
-                ObjectNode n = peers.addObject().put("from", p.from()).put("fromLabel", p.fromLabel())
-                        .put("to", p.to()).put("toLabel", p.toLabel()).put("quality", p.quality())
-                        .put("messages", p.transmission().count());
-                durations(r, n.putObject("transmissionNs"), p.transmission());
-                if (p.transmissionTruth() != null) {
-                    truth(r, n.putObject("truthTransmissionNs"), p.transmissionTruth());
-                }
-                n.put("barrierInstances", p.barrierInstances());
-                bound(r, n.putObject("syncDelayNs"), p.syncDelay());
-                if (p.syncDelayTruth() != null) {
-                    n.put("truthSyncDelayNs", r.nanos(p.syncDelayTruth()));
-                }
-            }
-            ArrayNode waits = root.putArray("barrierWaits");
-            for (ProfileStatistics.BarrierWait w : r.barrierWaits()) {
-                ObjectNode n = waits.addObject().put("process", w.process()).put("label", w.label())
-                        .put("quality", w.quality()).put("instances", w.instances());
-                bound(r, n.putObject("waitNs"), w.delay());
-                if (w.truth() != null) {
-                    n.put("truthWaitNs", r.nanos(w.truth()));
-                }
-            }
-            ProfileStatistics.Totals t = r.totals();
-            ObjectNode totals = root.putObject("totals").put("events", t.events()).put("instances", t.instances())
-                    .put("open", t.open()).put("outsideWindow", t.outsideWindow())
-                    .put("unpairedEnters", t.unpairedEnters()).put("unpairedExits", t.unpairedExits())
-                    .put("backwardTicks", t.backwardTicks()).put("probeCorrectionNs", r.nanos(t.probeCorrection().hi()));
-            bound(r, totals.putObject("probeCorrectionRangeNs"), t.probeCorrection());
-            bound(r, totals.putObject("probeCostNs"), t.probeCost());
-            totals.put("matchedMessages", t.matchedMessages()).put("unmatchedSends", t.unmatchedSends())
-                    .put("unmatchedReceives", t.unmatchedReceives()).put("ambiguousMessages", t.ambiguousMessages())
-                    .put("barrierInstances", t.barrierInstances())
-                    .put("unfinishedBarrierInstances", t.unfinishedBarrierInstances());
-            root.put("unit", ProfileStatistics.UNIT);
-            root.put("referenceTickHz", r.referenceTickHz());
-            root.put("quality", r.quality());
-            root.put("assumption", r.assumption());
-            root.put("truth", r.truth());
-            root.put("probeCost", "subtracted per instance: max(0, Δk − (nested events + 1) × probe cost) × [slopeLow, "
-                    + "slopeHigh]; the uncorrected figures are under 'uncorrected'");
-            ArrayNode notes = root.putArray("notes");
-            r.notes().forEach(notes::add);
-            return root;
-        }
-
-        private static void figures(ProfileStatistics.Result r, ObjectNode n, ProfileStatistics.RegionFigures f) {
-            n.put("count", f.count()).put("open", f.open()).put("outsideWindow", f.outsideWindow())
-                    .put("quality", f.quality());
-            Durations d = f.corrected();
-            bound(r, n.putObject("totalNs"), d.total());
-            bound(r, n.putObject("meanNs"), d.mean());
-            bound(r, n.putObject("minNs"), d.min());
-            bound(r, n.putObject("maxNs"), d.max());
-            n.put("probeCorrectionNs", r.nanos(f.correction().hi()));
-            bound(r, n.putObject("probeCorrectionRangeNs"), f.correction());
-            ObjectNode u = n.putObject("uncorrected");
-            Durations m = f.measured();
-            bound(r, u.putObject("totalNs"), m.total());
-            bound(r, u.putObject("meanNs"), m.mean());
-            bound(r, u.putObject("minNs"), m.min());
-            bound(r, u.putObject("maxNs"), m.max());
-            TruthDurations t = f.truth();
-            if (t != null) {
-                n.put("truthTotalNs", r.nanos(t.total())).put("truthMeanNs", r.nanos(t.mean()))
-                        .put("truthMinNs", r.nanos(t.min())).put("truthMaxNs", r.nanos(t.max()));
-            }
-        }
-
-        private static void durations(ProfileStatistics.Result r, ObjectNode n, Durations d) {
-            bound(r, n.putObject("total"), d.total());
-            bound(r, n.putObject("mean"), d.mean());
-            bound(r, n.putObject("min"), d.min());
-            bound(r, n.putObject("max"), d.max());
-        }
-
-        private static void truth(ProfileStatistics.Result r, ObjectNode n, TruthDurations t) {
-            n.put("total", r.nanos(t.total())).put("mean", r.nanos(t.mean())).put("min", r.nanos(t.min()))
-                    .put("max", r.nanos(t.max()));
-        }
-
-        /** {@code {"lo", "hi"}} in ns; an unbounded {@code hi} is null. */
-        private static void bound(ProfileStatistics.Result r, ObjectNode n, Bound b) {
-            n.put("lo", r.nanos(b.lo()));
-            if (b.bounded()) {
-                n.put("hi", r.nanos(b.hi()));
-            } else {
-                n.putNull("hi");
-            }
         }
     }
 }

@@ -1,8 +1,7 @@
 package dev.dprof.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.causal.CriticalPath;
+import dev.dprof.consolidator.analysis.causal.CriticalPathJson;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,7 +36,7 @@ final class CriticalPathCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CriticalPath.Result r = parent.run(p -> CriticalPath.compute(p, from, to));
         if (json) {
-            System.out.println(Json.text(toJson(r)));
+            System.out.println(Json.text(CriticalPathJson.of(r)));
             return 0;
         }
         System.out.printf(Locale.ROOT, "critical path, span %s → %s: [%.3f, %.3f] ms%s (%s; %s)%n",
@@ -73,39 +72,5 @@ final class CriticalPathCommand implements Callable<Integer> {
 
     private static double ms(CriticalPath.Result r, long ticks) {
         return ticks * 1e3 / r.referenceTickHz();
-    }
-
-    static ObjectNode toJson(CriticalPath.Result r) {
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        double nsPerTick = 1e9 / r.referenceTickHz();
-        root.put("from", r.from()).put("to", r.to());
-        root.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
-        if (r.lengthTicksTruth() != null) {
-            root.put("lengthNsTruth", r.lengthTicksTruth() * nsPerTick);
-        }
-        ArrayNode shares = root.putArray("shares");
-        for (CriticalPath.Share s : r.shares()) {
-            ObjectNode n = shares.addObject().put("name", s.name()).put("lo", s.lo()).put("hi", s.hi())
-                    .put("nsLo", s.ticksLo() * nsPerTick).put("nsHi", s.ticksHi() * nsPerTick);
-            if (s.truth() != null) {
-                n.put("truth", s.truth());
-            }
-        }
-        ArrayNode zeroing = root.putArray("zeroing");
-        for (CriticalPath.Zeroing z : r.zeroing()) {
-            ObjectNode n = zeroing.addObject().put("region", z.region()).put("lo", z.savedLo()).put("hi", z.savedHi())
-                    .put("newLengthNsLo", z.newLengthTicksLo() * nsPerTick)
-                    .put("newLengthNsHi", z.newLengthTicksHi() * nsPerTick);
-            if (z.truth() != null) {
-                n.put("truth", z.truth());
-            }
-        }
-        ObjectNode hops = root.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi());
-        if (r.handoffsOnPathTruth() != null) {
-            hops.put("truth", r.handoffsOnPathTruth());
-        }
-        IncompleteNote.json(root, r.incomplete());
-        root.put("quality", r.quality()).put("assumption", r.assumption());
-        return root;
     }
 }

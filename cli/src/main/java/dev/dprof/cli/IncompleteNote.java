@@ -1,13 +1,12 @@
 package dev.dprof.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.causal.Incomplete;
 import java.io.PrintStream;
 
 /**
- * How the commands show that the causal picture is incomplete ({@link Incomplete}): one paragraph
- * and the YAML that would close the gap, and the same in JSON as {@code incomplete} (null when
- * the picture is complete).
+ * How the commands show that the causal picture is incomplete ({@link Incomplete}) in text: one
+ * paragraph and the YAML that would close the gap. In JSON it is {@code incomplete}, the record's
+ * own form (null when the picture is complete), in each result's form.
  */
 final class IncompleteNote {
     private IncompleteNote() {
@@ -21,10 +20,5 @@ final class IncompleteNote {
         out.println();
         out.println("note: " + incomplete.note());
         incomplete.suggestion().lines().forEach(line -> out.println("    " + line));
-    }
-
-    /** {@code incomplete: {outsideShareLo, outsideShareHi, reasons, threads, suggestion, note}}, or null. */
-    static void json(ObjectNode root, Incomplete incomplete) {
-        root.set("incomplete", Json.MAPPER.valueToTree(incomplete));
     }
 }

@@ -1,15 +1,20 @@
 package dev.dprof.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.dprof.consolidator.json.ResultJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The one JSON writer of the command line. */
+/**
+ * The one JSON writer of the command line: indented, every number that is not finite written as
+ * null ({@link ResultJson#finite}, the analyses' forms already are; this covers what a command adds).
+ */
 final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final ObjectMapper MAPPER = ResultJson.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
 
     private Json() {
     }
@@ -19,11 +24,11 @@ final class Json {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        MAPPER.writeValue(file.toFile(), NoBound.finite(node));
+        MAPPER.writeValue(file.toFile(), ResultJson.finite(node));
     }
 
-    /** {@code node} as text, every number that is not finite written as null ({@link NoBound}). */
-    static String text(JsonNode node) throws com.fasterxml.jackson.core.JsonProcessingException {
-        return MAPPER.writeValueAsString(NoBound.finite(node));
+    /** {@code node} as text. */
+    static String text(JsonNode node) throws JsonProcessingException {
+        return MAPPER.writeValueAsString(ResultJson.finite(node));
     }
 }

@@ -101,7 +101,6 @@ public final class ReportCommand implements Callable<Integer> {
         try {
             ObjectNode data = baselines != null ? ReportData.build(profile, options, baselines)
                     : ReportData.build(profile, options, scratch);
-            NoBound.finite(data); // the page and --json alike: a figure without a bound is null
             long bytes = HtmlReport.write(data, html);
             System.out.printf(Locale.ROOT, "report: %s (%.1f KB)%n", html, bytes / 1024.0);
             JsonNode incomplete = data.path("criticalPath").path("incomplete");

@@ -1,12 +1,10 @@
 package dev.dprof.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.stats.RegionStats;
 import dev.dprof.consolidator.stats.RunStatistics;
+import dev.dprof.consolidator.stats.RunStatisticsJson;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -42,7 +40,7 @@ public final class StatsCommand implements Callable<Integer> {
         print(stats, System.out);
         stats.problems().forEach(p -> System.err.println("dprof: " + p));
         if (json != null) {
-            Json.write(json, toJson(stats));
+            Json.write(json, RunStatisticsJson.of(stats));
         }
         Strict.check(strict, stats.problems());
         return 0;
@@ -74,24 +72,5 @@ public final class StatsCommand implements Callable<Integer> {
             out.println("YAML regions that matched no method:");
             lines.forEach(line -> out.println("  " + line));
         }
-    }
-
-    static ObjectNode toJson(RunStatistics stats) {
-        ObjectMapper mapper = Json.MAPPER;
-        ObjectNode root = mapper.createObjectNode();
-        ArrayNode regions = root.putArray("regions");
-        for (RegionStats r : stats.regions()) {
-            regions.addObject().put("name", r.name()).put("count", r.count()).put("totalNs", r.totalNs())
-                    .put("meanNs", r.meanNs()).put("minNs", r.minNs()).put("maxNs", r.maxNs()).put("open", r.open())
-                    .put("openAtLeastNs", r.openAtLeastNs());
-        }
-        root.put("lostEvents", stats.lostEvents());
-        root.put("lostEventsExact", stats.lostExact());
-        root.put("events", stats.events());
-        root.put("processes", stats.processes());
-        root.put("openRegions", stats.openRegions());
-        root.set("weaving", mapper.valueToTree(stats.weaving().toInfo()));
-        root.put("unit", "ns at the nominal tick rate");
-        return root;
     }
 }

@@ -1,7 +1,5 @@
 package dev.dprof.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.sync.Baselines;
@@ -9,6 +7,7 @@ import dev.dprof.consolidator.sync.ClockBasis;
 import dev.dprof.consolidator.sync.IntervalDeviation;
 import dev.dprof.consolidator.sync.PointSync;
 import dev.dprof.consolidator.sync.SyncQuality;
+import dev.dprof.consolidator.sync.SyncQualityJson;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,16 +53,11 @@ final class SyncQualityCommand implements Callable<Integer> {
                         "the network floor given (--network-floor-ns)");
             }
             List<SyncQuality.Figures> figures = Baselines.quality(derived);
-            long lambda = derived.minimumLatencyTicks();
-            double lambdaNs = lambda * 1e9 / freezer.info().referenceTickHz();
             if (json) {
-                ObjectNode root = toJson(figures, lambdaNs);
-                root.put("minimumLatencySource", derived.minimumLatencySource());
-                clcJson(root.putObject("clc"), derived.clc());
-                basisJson(root.putObject("basis"), derived.basis());
-                System.out.println(Json.text(root));
+                System.out.println(Json.text(SyncQualityJson.of(derived, figures)));
             } else {
-                print(figures, lambdaNs, derived.minimumLatencySource(), freezer.info().truth(), System.out);
+                print(figures, derived.minimumLatencyTicks() * 1e9 / freezer.info().referenceTickHz(),
+                        derived.minimumLatencySource(), freezer.info().truth(), System.out);
                 printClc(derived.clc(), System.out);
                 printBasis(derived.basis(), System.out);
             }
@@ -103,18 +97,6 @@ final class SyncQualityCommand implements Callable<Integer> {
         }
     }
 
-    static void basisJson(ObjectNode n, Map<String, List<ClockBasis>> basis) {
-        for (Map.Entry<String, List<ClockBasis>> m : basis.entrySet()) {
-            ArrayNode pairs = n.putArray(m.getKey());
-            for (ClockBasis b : m.getValue()) {
-                pairs.addObject().put("domain", b.domain()).put("parent", b.parent()).put("pair", b.pair())
-                        .put("calibrationExchanges", b.exchanges()).put("messagesUp", b.messagesUp())
-                        .put("messagesDown", b.messagesDown()).put("pointsUp", b.pointsUp())
-                        .put("pointsDown", b.pointsDown()).put("fewPoints", b.fewPoints()).put("fit", b.fit());
-            }
-        }
-    }
-
     /** Becker §6.2: what the controlled logical clock did to process-local timings. */
     static void printClc(PointSync.Correction clc, PrintStream out) {
         IntervalDeviation d = clc.deviation();
@@ -133,35 +115,5 @@ final class SyncQualityCommand implements Callable<Integer> {
 
     private static String trim(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
-    }
-
-    static void clcJson(ObjectNode n, PointSync.Correction clc) {
-        IntervalDeviation d = clc.deviation();
-        n.put("minimumLatencyWithinNs", clc.minimumLatencyWithinNs())
-                .put("minimumLatencyBetweenNs", clc.minimumLatencyBetweenNs()).put("intervals", d.intervals())
-                .put("positionMaxRelative", d.positionMaxRelative())
-                .put("positionMaxAbsoluteNs", d.positionMaxAbsoluteTicks() * 1e9 / clc.info().referenceTickHz())
-                .put("distanceWeightedMean", d.distanceWeightedMean());
-        ArrayNode above = n.putArray("distanceAbove");
-        for (int i = 0; i < d.thresholds().length; i++) {
-            above.addObject().put("threshold", d.thresholds()[i]).put("intervals", d.intervalsAbove()[i])
-                    .put("time", d.timeAbove()[i]);
-        }
-    }
-
-    static ObjectNode toJson(List<SyncQuality.Figures> figures, double lambdaNs) {
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        root.put("minimumLatencyNs", lambdaNs);
-        ArrayNode methods = root.putArray("methods");
-        for (SyncQuality.Figures f : figures) {
-            ObjectNode n = methods.addObject().put("method", f.method()).put("messages", f.messages())
-                    .put("fastSends", f.fastSends()).put("fastSendsPercent", f.fastSendsPercent())
-                    .put("reversed", f.reversed()).put("barrierExits", f.barrierExits())
-                    .put("barrierInversions", f.barrierInversions()).put("inversions", f.inversions());
-            if (f.errorMeanNs() != null) {
-                n.putObject("errorNs").put("mean", f.errorMeanNs()).put("p99", f.errorP99Ns()).put("max", f.errorMaxNs());
-            }
-        }
-        return root;
     }
 }

@@ -1,8 +1,7 @@
 package dev.dprof.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.causal.WhatIf;
+import dev.dprof.consolidator.analysis.causal.WhatIfJson;
 import dev.dprof.consolidator.profile.ProfileException;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,7 +88,7 @@ final class WhatIfCommand implements Callable<Integer> {
         }
         List<WhatIf.Prediction> shown = region == null ? r.predictions().stream().limit(top).toList() : r.predictions();
         if (json) {
-            System.out.println(Json.text(toJson(r, shown)));
+            System.out.println(Json.text(WhatIfJson.of(r, shown)));
             return 0;
         }
         System.out.printf(Locale.ROOT, "what-if (dCOZ) over the span %s → %s: [%s, %s] ms%s (%s; %s)%n",
@@ -122,41 +121,5 @@ final class WhatIfCommand implements Callable<Integer> {
 
     private static double ms(WhatIf.Result r, long ticks) {
         return ticks * 1e3 / r.referenceTickHz();
-    }
-
-    static ObjectNode toJson(WhatIf.Result r, List<WhatIf.Prediction> shown) {
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        root.put("from", r.from()).put("to", r.to()).put("spanNsLo", r.spanNsLo()).put("spanNsHi", r.spanNsHi());
-        if (r.spanNsTruth() != null) {
-            root.put("spanNsTruth", r.spanNsTruth());
-        }
-        ArrayNode predictions = root.putArray("predictions");
-        for (WhatIf.Prediction p : shown) {
-            ObjectNode n = predictions.addObject().put("region", p.region()).put("speedup", p.fraction())
-                    .put("lo", p.lo()).put("hi", p.hi());
-            if (p.truth() != null) {
-                n.put("truth", p.truth());
-            }
-            n.put("gainNsLo", p.gainTicksLo() * 1e9 / r.referenceTickHz())
-                    .put("gainNsHi", p.gainTicksHi() * 1e9 / r.referenceTickHz());
-            ArrayNode progress = n.putArray("progress");
-            for (WhatIf.ProgressSpeedup s : p.progress()) {
-                ObjectNode q = progress.addObject().put("point", s.point()).put("visits", s.visits())
-                        .put("lo", s.lo()).put("hi", s.hi());
-                if (s.truth() != null) {
-                    q.put("truth", s.truth());
-                }
-            }
-            if (p.latency() != null) {
-                ObjectNode l = n.putObject("latency").put("region", p.latency().region())
-                        .put("instances", p.latency().instances()).put("lo", p.latency().lo()).put("hi", p.latency().hi());
-                if (p.latency().truth() != null) {
-                    l.put("truth", p.latency().truth());
-                }
-            }
-        }
-        IncompleteNote.json(root, r.incomplete());
-        root.put("quality", r.quality()).put("assumption", r.assumption());
-        return root;
     }
 }

@@ -1,6 +1,7 @@
 package dev.dprof.report.html;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.consolidator.json.ResultJson;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import java.io.IOException;
@@ -27,7 +28,7 @@ public final class HtmlReport {
         String page = resource("dev/dprof/report/html/report.html")
                 .replace("/*CHARTJS*/", scriptSafe(resource(CHART_JS)))
                 .replace("/*APP*/", scriptSafe(resource("dev/dprof/report/html/report.js")))
-                .replace("/*DATA*/", scriptSafe(ReportData.MAPPER.writeValueAsString(data)));
+                .replace("/*DATA*/", scriptSafe(ResultJson.MAPPER.writeValueAsString(data)));
         Path parent = out.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

@@ -1,35 +1,39 @@
 package dev.dprof.report.html;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.causal.CriticalPath;
+import dev.dprof.consolidator.analysis.causal.CriticalPathJson;
 import dev.dprof.consolidator.analysis.causal.WhatIf;
-import dev.dprof.consolidator.analysis.stats.Bound;
+import dev.dprof.consolidator.analysis.causal.WhatIfJson;
 import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
+import dev.dprof.consolidator.analysis.stats.StatisticsJson;
+import dev.dprof.consolidator.analysis.straggler.StragglerJson;
 import dev.dprof.consolidator.analysis.straggler.StragglerScore;
+import dev.dprof.consolidator.json.ResultJson;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.sync.Baselines;
-import dev.dprof.consolidator.sync.ClockBasis;
-import dev.dprof.consolidator.sync.IntervalDeviation;
-import dev.dprof.consolidator.sync.SyncQuality;
+import dev.dprof.consolidator.sync.SyncQualityJson;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Everything the report shows, as one JSON document (the {@code --json} output and the data the
- * HTML page draws): summary and calibration, statistics, straggler scores, what-if curves, the
- * critical path, the synchronization comparison and a timeline sample. Every bound is
- * {@code {"lo","hi"}} in ns (durations) or a unit-free share; truth beside it where the run's
- * clocks were simulated. Each analysis reads the profile in its own streaming pass.
+ * HTML page draws). Each analysis is in its own JSON form, the one {@code dprof analyze … --json}
+ * prints ({@code statistics}: {@link StatisticsJson}, {@code straggler}: {@link StragglerJson},
+ * {@code whatif}: {@link WhatIfJson}, {@code criticalPath}: {@link CriticalPathJson}, {@code sync}:
+ * {@link SyncQualityJson}); the report adds a few fields of its own at a form's top level and
+ * changes none of the form's: {@code whatif.curves} (the Coz curves, each point a prediction's form), {@code criticalPath.trace}
+ * (the path through the midpoints, {@link CriticalPathTrace}) and {@code sync.straggler} (each
+ * method's straggler score). Its own sections are {@code summary} (from {@code profile.json}) and
+ * {@code timeline} ({@link TimelineSample}). A figure without a bound is null. Each analysis reads
+ * the profile in its own streaming pass.
  */
 public final class ReportData {
-    static final ObjectMapper MAPPER = new ObjectMapper();
     private static final List<Double> SWEEP = List.of(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
 
     /**
@@ -50,6 +54,10 @@ public final class ReportData {
         public static Options defaults() {
             return new Options(null, null, null, null, CURVES, 2000, 2000, true);
         }
+
+        boolean straggler() {
+            return body != null && barrier != null;
+        }
     }
 
     private ReportData() {
@@ -64,23 +72,22 @@ public final class ReportData {
     /** The same with the baselines already derived from {@code profile} (null: no comparison). */
     public static ObjectNode build(Profile profile, Options options, Baselines.Derived baselines)
             throws ProfileException {
-        ProfileInfo info = profile.info();
-        ObjectNode root = MAPPER.createObjectNode();
-        summary(info, root.putObject("summary"));
-        statistics(ProfileStatistics.compute(profile), root.putArray("regions"));
-        if (options.body() != null && options.barrier() != null) {
-            straggler(StragglerScore.compute(profile, options.body(), options.barrier()), root.putObject("straggler"));
+        ObjectNode root = ResultJson.object();
+        summary(profile.info(), root.putObject("summary"));
+        root.set("statistics", StatisticsJson.of(ProfileStatistics.compute(profile)));
+        if (options.straggler()) {
+            root.set("straggler", StragglerJson.of(StragglerScore.compute(profile, options.body(), options.barrier())));
         }
-        whatIf(profile, options, root.putObject("whatif"));
-        ObjectNode path = root.putObject("criticalPath");
+        root.set("whatif", whatIf(profile, options));
         // Over the what-if span: start-up and shutdown outside it are not the program's path.
-        criticalPath(CriticalPath.compute(profile, options.from(), options.to()), path);
+        ObjectNode path = CriticalPathJson.of(CriticalPath.compute(profile, options.from(), options.to()));
         CriticalPathTrace.read(profile, path.putArray("trace"));
+        root.set("criticalPath", path);
         if (baselines != null) {
-            sync(baselines, options, root.putObject("sync"));
+            root.set("sync", sync(baselines, options));
         }
         TimelineSample.read(profile, options.maxSpansPerThread(), options.maxMessages(), root.putObject("timeline"));
-        return root;
+        return ResultJson.finite(root);
     }
 
     private static void summary(ProfileInfo info, ObjectNode n) {
@@ -94,9 +101,8 @@ public final class ReportData {
                 .put("unmatchedHandoffPuts", info.handoffs().unmatchedPuts())
                 .put("unmatchedHandoffTakes", info.handoffs().unmatchedTakes())
                 .put("unboundedEvents", info.unboundedEvents()).put("causalityConflicts", info.causalityConflicts());
-        ArrayNode unmatched = n.putArray("unmatched");
-        info.messages().unmatchedRows().forEach(u -> unmatched.addObject().put("kind", u.kind()).put("event", u.event())
-                .put("reason", u.reason()).put("count", u.count()));
+        // profile.json's own form of the counts ({@code messages.unmatched}), and the lines every output prints
+        n.set("unmatched", ResultJson.tree(info.messages().unmatchedRows()));
         ArrayNode unmatchedLines = n.putArray("unmatchedLines");
         info.messages().unmatchedLines().forEach(unmatchedLines::add);
         ArrayNode processes = n.putArray("processes");
@@ -107,12 +113,11 @@ public final class ReportData {
             if (p.clockCheck() != null) {
                 o.put("clockCheck", p.clockCheck());
             }
-            finite(o, "slopeLow", p.slopeLowApprox());
-            finite(o, "slopeHigh", p.slopeHighApprox());
+            o.put("slopeLow", p.slopeLowApprox()).put("slopeHigh", p.slopeHighApprox());
             if (p.calibration() != null) {
-                o.put("zeros", p.calibration().zeros()).put("medianZeroWidthNs", p.calibration().medianZeroWidthNs());
-                finite(o, "frequencyWidthPpm", p.calibration().frequencyWidthPpm());
-                o.put("contradiction", p.calibration().contradiction()).put("fallback", p.calibration().fallback())
+                o.put("zeros", p.calibration().zeros()).put("medianZeroWidthNs", p.calibration().medianZeroWidthNs())
+                        .put("frequencyWidthPpm", p.calibration().frequencyWidthPpm())
+                        .put("contradiction", p.calibration().contradiction()).put("fallback", p.calibration().fallback())
                         .put("outsideSpanEvents", p.calibration().outsideSpanEvents());
             }
         }
@@ -125,154 +130,39 @@ public final class ReportData {
         info.problems().forEach(problems::add);
     }
 
-    /** JSON has no NaN: a figure that is not a number is null. */
-    private static void finite(ObjectNode n, String name, double v) {
-        if (Double.isFinite(v)) {
-            n.put(name, v);
-        } else {
-            n.putNull(name);
-        }
-    }
-
-    private static ObjectNode bound(ObjectNode n, String name, Bound b, double nsPerTick) {
-        ObjectNode o = n.putObject(name).put("lo", b.lo() * nsPerTick);
-        if (b.bounded()) {
-            o.put("hi", b.hi() * nsPerTick);
-        } else {
-            o.putNull("hi");
-        }
-        return o;
-    }
-
-    /** Every region, then every dynamic instance of a region ({@code name[id]}, e.g. one rank's body). */
-    private static void statistics(ProfileStatistics.Result r, ArrayNode rows) {
-        double nsPerTick = 1e9 / r.referenceTickHz();
-        List<ProfileStatistics.RegionFigures> all = new ArrayList<>(r.regions());
-        all.addAll(r.instances());
-        for (ProfileStatistics.RegionFigures f : all) {
-            ObjectNode o = rows.addObject().put("name", f.name()).put("kind", f.kind()).put("count", f.count())
-                    .put("open", f.open());
-            bound(o, "totalNs", f.corrected().total(), nsPerTick);
-            bound(o, "meanNs", f.corrected().mean(), nsPerTick);
-            bound(o, "minNs", f.corrected().min(), nsPerTick);
-            bound(o, "maxNs", f.corrected().max(), nsPerTick);
-            o.put("probeCorrectionNs", f.correction().hi() * nsPerTick);
-            if (f.truth() != null) {
-                o.put("truthTotalNs", f.truth().total() * nsPerTick);
-            }
-        }
-    }
-
-    private static void straggler(StragglerScore.Result r, ObjectNode n) {
-        n.put("body", r.body()).put("barrier", r.barrier()).put("quality", r.quality());
-        ArrayNode processes = n.putArray("processes");
-        for (StragglerScore.ProcessScore p : r.processes()) {
-            ObjectNode o = processes.addObject().put("process", p.process()).put("label", p.label()).put("lo", p.lo())
-                    .put("hi", p.hi());
-            if (p.truth() != null) {
-                o.put("truth", p.truth());
-            }
-        }
-        ArrayNode threads = n.putArray("threads");
-        for (StragglerScore.ThreadScore t : r.threads()) {
-            ObjectNode o = threads.addObject().put("process", t.process()).put("thread", t.thread()).put("lo", t.lo())
-                    .put("hi", t.hi());
-            if (t.truth() != null) {
-                o.put("truth", t.truth());
-            }
-        }
-    }
-
-    private static void whatIf(Profile profile, Options options, ObjectNode n) throws ProfileException {
+    /**
+     * Every region ranked by its gain at a 50% cut, and the report's {@code curves}: the Coz curve
+     * (cuts 0–100%) of the {@link Options#curves} first, each point a prediction's form.
+     */
+    private static ObjectNode whatIf(Profile profile, Options options) throws ProfileException {
         WhatIf.Result ranked = WhatIf.rank(profile, 0.5, options.from(), options.to());
-        List<String> regions = new ArrayList<>();
-        for (WhatIf.Prediction p : ranked.predictions()) {
-            if (regions.size() < options.curves()) {
-                regions.add(p.region());
-            }
-        }
-        n.put("from", options.from()).put("to", options.to()).put("spanNsLo", ranked.spanNsLo())
-                .put("spanNsHi", ranked.spanNsHi()).put("quality", ranked.quality());
-        ArrayNode ranking = n.putArray("ranking");
-        for (WhatIf.Prediction p : ranked.predictions()) {
-            prediction(ranking.addObject().put("region", p.region()), p);
-        }
-        n.set("incomplete", MAPPER.valueToTree(ranked.incomplete()));
+        ObjectNode n = WhatIfJson.of(ranked);
+        List<String> regions = ranked.predictions().stream().limit(options.curves()).map(WhatIf.Prediction::region)
+                .toList();
         ArrayNode curves = n.putArray("curves");
         if (regions.isEmpty()) {
-            return;
+            return n;
         }
         WhatIf.Result swept = WhatIf.curves(profile, regions, SWEEP, options.from(), options.to());
         for (int r = 0; r < regions.size(); r++) {
-            ObjectNode curve = curves.addObject().put("region", regions.get(r));
-            ArrayNode points = curve.putArray("points");
+            ArrayNode points = curves.addObject().put("region", regions.get(r)).putArray("points");
             for (int k = 0; k < SWEEP.size(); k++) {
-                WhatIf.Prediction p = swept.predictions().get(r * SWEEP.size() + k);
-                prediction(points.addObject().put("cut", p.fraction()), p);
+                points.add(WhatIfJson.prediction(swept, swept.predictions().get(r * SWEEP.size() + k)));
             }
         }
+        return n;
     }
 
-    private static void prediction(ObjectNode o, WhatIf.Prediction p) {
-        o.put("lo", p.lo()).put("hi", p.hi());
-        if (p.truth() != null) {
-            o.put("truth", p.truth());
-        }
-    }
-
-    private static void criticalPath(CriticalPath.Result r, ObjectNode n) {
-        double nsPerTick = 1e9 / r.referenceTickHz();
-        n.put("from", r.from()).put("to", r.to());
-        n.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
-        ObjectNode hops = n.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi());
-        if (r.handoffsOnPathTruth() != null) {
-            hops.put("truth", r.handoffsOnPathTruth());
-        }
-        n.set("incomplete", MAPPER.valueToTree(r.incomplete()));
-        ArrayNode shares = n.putArray("shares");
-        for (CriticalPath.Share s : r.shares()) {
-            ObjectNode o = shares.addObject().put("name", s.name()).put("lo", s.lo()).put("hi", s.hi());
-            if (s.truth() != null) {
-                o.put("truth", s.truth());
+    /** The comparison, and the report's {@code straggler}: by method, the straggler score on its profile. */
+    private static ObjectNode sync(Baselines.Derived derived, Options options) throws ProfileException {
+        ObjectNode n = SyncQualityJson.of(derived, Baselines.quality(derived));
+        if (options.straggler()) {
+            ObjectNode scores = n.putObject("straggler");
+            for (Map.Entry<String, Profile> p : derived.profiles().entrySet()) {
+                scores.set(p.getKey(), StragglerJson.of(StragglerScore.compute(p.getValue(), options.body(),
+                        options.barrier())));
             }
         }
-        ArrayNode zeroing = n.putArray("zeroing");
-        for (CriticalPath.Zeroing z : r.zeroing()) {
-            ObjectNode o = zeroing.addObject().put("region", z.region()).put("lo", z.savedLo()).put("hi", z.savedHi());
-            if (z.truth() != null) {
-                o.put("truth", z.truth());
-            }
-        }
-    }
-
-    private static void sync(Baselines.Derived derived, Options options, ObjectNode n) throws ProfileException {
-        ArrayNode methods = n.putArray("methods");
-        n.put("minimumLatencyTicks", derived.minimumLatencyTicks()).put("minimumLatencySource",
-                derived.minimumLatencySource());
-        for (SyncQuality.Figures f : Baselines.quality(derived)) {
-            ObjectNode o = methods.addObject().put("method", f.method()).put("messages", f.messages())
-                    .put("fastSendsPercent", f.fastSendsPercent()).put("reversed", f.reversed())
-                    .put("inversions", f.inversions());
-            List<ClockBasis> basis = derived.basis().getOrDefault(f.method(), List.of());
-            ArrayNode pairs = o.putArray("basis");
-            basis.forEach(b -> pairs.addObject().put("pair", b.pair()).put("calibrationExchanges", b.exchanges())
-                    .put("messagesUp", b.messagesUp()).put("messagesDown", b.messagesDown())
-                    .put("fewPoints", b.fewPoints()).put("line", b.line()));
-            if (f.errorMeanNs() != null) {
-                o.put("errorMeanNs", f.errorMeanNs()).put("errorP99Ns", f.errorP99Ns()).put("errorMaxNs", f.errorMaxNs());
-            }
-            if (options.body() != null && options.barrier() != null) {
-                StragglerScore.Result s = StragglerScore.compute(derived.profiles().get(f.method()), options.body(),
-                        options.barrier());
-                ArrayNode scores = o.putArray("straggler");
-                s.processes().forEach(p -> scores.addObject().put("label", p.label()).put("lo", p.lo()).put("hi", p.hi()));
-            }
-        }
-        IntervalDeviation d = derived.clc().deviation();
-        n.putObject("clc").put("intervals", d.intervals()).put("distanceWeightedMean", d.distanceWeightedMean())
-                .put("positionMaxRelative", d.positionMaxRelative());
-        for (Map.Entry<String, Profile> p : derived.profiles().entrySet()) {
-            n.withArray("profiles").add(p.getKey());
-        }
+        return n;
     }
 }

@@ -134,12 +134,14 @@
 
   function statistics() {
     const sec = section('statistics', 'Regions', 'Inclusive times, probe cost subtracted; open: instances still running when the recording ended, in no count or time; click a header to sort.');
-    const truth = data.regions.some(r => r.truthTotalNs !== undefined);
+    // every region, then every dynamic instance of a region (name[id], e.g. one rank's body)
+    const rows = data.statistics.regions.concat(data.statistics.instances);
+    const truth = rows.some(r => r.truthTotalNs !== undefined);
     const headers = ['region', 'kind', 'count', 'open', 'total ms [lo, hi]', 'mean µs [lo, hi]', 'min µs', 'max µs']
       .concat(truth ? ['truth total ms'] : []);
     // A region whose every instance was still open at the end has no duration: shown as open, not as 0 or ∞.
     const timed = (r, text) => r.count > 0 ? text : (r.open > 0 ? 'open' : '–');
-    sec.append(table(headers, data.regions.map(r => [r.name, r.kind, [r.count, r.count], [r.open ?? 0, r.open ?? 0],
+    sec.append(table(headers, rows.map(r => [r.name, r.kind, [r.count, r.count], [r.open ?? 0, r.open ?? 0],
       [timed(r, range(r.totalNs.lo, r.totalNs.hi, ms)), r.totalNs.lo],
       [timed(r, range(r.meanNs.lo / 1e3, r.meanNs.hi / 1e3, v => fmt(v))), r.meanNs.lo],
       [timed(r, range(r.minNs.lo / 1e3, r.minNs.hi / 1e3, v => fmt(v))), r.minNs.lo],
@@ -169,7 +171,7 @@
     w.curves.forEach((c, i) => {
       const holder = el('div');
       box.append(holder);
-      const cuts = c.points.map(p => 100 * p.cut);
+      const cuts = c.points.map(p => 100 * p.speedup);
       const datasets = [
         {label: 'lo', data: c.points.map(p => 100 * p.lo), borderColor: palette[i % 10], pointRadius: 0, fill: false},
         {label: 'hi', data: c.points.map(p => 100 * p.hi), borderColor: palette[i % 10], pointRadius: 0,
@@ -181,7 +183,7 @@
       chart(holder, {type: 'line', data: {labels: cuts, datasets}, options: {plugins: {title: {display: true, text: c.region}},
         scales: {x: {title: {display: true, text: 'cut %'}}, y: {title: {display: true, text: 'program speedup %'}, min: 0}}}}, 240);
     });
-    sec.append(table(['region', 'speedup at 50% [lo, hi]', 'truth'], w.ranking.slice(0, 12)
+    sec.append(table(['region', 'speedup at 50% [lo, hi]', 'truth'], w.predictions.slice(0, 12)
       .map(p => [p.region, range(p.lo, p.hi, pct), p.truth === undefined ? '–' : pct(p.truth)])));
   }
 
@@ -213,15 +215,17 @@
     const sec = section('sync', 'Synchronizations side by side', 'FreeZer on interval midpoints, the others on their '
       + 'points, all on this run: fast sends (closer than the minimum latency), reversed messages, inversions, and the '
       + 'error against the truth where the clocks were simulated.');
-    const truth = data.sync.methods.some(m => m.errorMeanNs !== undefined);
+    const truth = data.sync.methods.some(m => m.errorNs !== undefined);
+    const errors = e => e ? [fmt(e.mean / 1e3), fmt(e.p99 / 1e3), fmt(e.max / 1e3)] : ['–', '–', '–'];
     sec.append(table(['method', 'messages', 'fast sends', 'reversed', 'inversions'].concat(truth
       ? ['error mean µs', 'p99 µs', 'max µs'] : []), data.sync.methods.map(m => [m.method, m.messages,
-      fmt(m.fastSendsPercent, 2) + '%', m.reversed, m.inversions].concat(truth ? [fmt(m.errorMeanNs / 1e3),
-      fmt(m.errorP99Ns / 1e3), fmt(m.errorMaxNs / 1e3)] : []))));
-    if (data.sync.methods[0].straggler) {
-      const labels = data.sync.methods[0].straggler.map(p => p.label);
+      fmt(m.fastSendsPercent, 2) + '%', m.reversed, m.inversions].concat(truth ? errors(m.errorNs) : []))));
+    const scores = data.sync.straggler;
+    if (scores) {
+      const labels = scores[data.sync.methods[0].method].processes.map(p => p.label);
       const datasets = data.sync.methods.map((m, i) => ({label: m.method,
-        data: m.straggler.map(p => [p.lo, Math.max(p.hi, p.lo + 1e-9)]), backgroundColor: palette[i % 10], minBarLength: 3}));
+        data: scores[m.method].processes.map(p => [p.lo, Math.max(p.hi, p.lo + 1e-9)]), backgroundColor: palette[i % 10],
+        minBarLength: 3}));
       chart(sec, {type: 'bar', data: {labels, datasets}, options: {indexAxis: 'y',
         plugins: {title: {display: true, text: 'straggler score by method'}}, scales: {x: {min: 0}}}},
       80 + 30 * labels.length * datasets.length / 2);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.consolidator.json.ResultJson;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.synthetic.TinyProfile;
 import dev.dprof.format.EventKind;
@@ -49,7 +50,7 @@ class ReportDataGoldenTest {
 
         ObjectNode data = ReportData.build(profile, new ReportData.Options(null, null, null, null, 2, 10, 10, false),
                 dir.resolve("scratch"));
-        String actual = ReportData.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(data)
+        String actual = ResultJson.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(data)
                 .replace("\r\n", "\n") + "\n";
         Path target = Path.of("target");
         Files.createDirectories(target);

@@ -62,7 +62,7 @@ class ReportHandoffTest {
 
         ObjectNode data = ReportData.build(profile, new ReportData.Options("body", "barrier", null, null, 4, 10, 10,
                 false), dir.resolve("scratch"));
-        for (String section : List.of("summary", "regions", "straggler", "whatif", "criticalPath", "timeline")) {
+        for (String section : List.of("summary", "statistics", "straggler", "whatif", "criticalPath", "timeline")) {
             assertTrue(data.has(section), section);
         }
         JsonNode path = data.get("criticalPath");
