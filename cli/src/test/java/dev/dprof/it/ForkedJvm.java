@@ -17,6 +17,7 @@ import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.testsupport.Jdks;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
