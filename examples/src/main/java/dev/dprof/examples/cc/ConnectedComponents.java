@@ -31,7 +31,8 @@ import java.util.concurrent.CyclicBarrier;
  * while the last thread of the process exchanges the owned labels with every other rank
  * ({@link Mesh#allGather} over the NIO links) and all-reduces the number of labels that changed
  * ({@link Mesh#allReduce}). The run stops after the first iteration in which no label changed,
- * or after {@code --iterations}.
+ * or after {@code --iterations}. The threads' loop is {@link Lockstep}'s, as in the K-Means and
+ * PageRank examples.
  *
  * <p>Straggler: with {@code --straggler R --imbalance X} every thread of rank R computes its
  * vertices X times (see {@link Passes}); the labels do not change.

@@ -27,7 +27,8 @@ import java.util.concurrent.CyclicBarrier;
  * ({@link Worker#assign}, the body region), then waits in {@link Worker#awaitReduce} (the barrier
  * region, keyed by the iteration, N×T participants) until the last thread of the process has
  * summed the threads' partial sums and all-reduced them over the cluster ({@link Mesh#allReduce},
- * once for the coordinate sums, once for the counts), and the new centroids are known.
+ * once for the coordinate sums, once for the counts), and the new centroids are known. The
+ * threads' loop is {@link Lockstep}'s, which the PageRank and CC examples share.
  *
  * <p>Straggler: with {@code --straggler R --imbalance X} every thread of rank R runs its
  * assignment loop X times over its points (see {@link Passes}); the centroids do not change.

@@ -30,7 +30,8 @@ import java.util.concurrent.CyclicBarrier;
  * body region), then waits in {@link Worker#awaitExchange} (the barrier region, keyed by the
  * iteration, N×T participants) while the last thread of the process exchanges the rank
  * contributions of the owned vertices with every other rank ({@link Mesh#allGather} over the NIO
- * links) and all-reduces the dangling mass and the L1 change ({@link Mesh#allReduce}).
+ * links) and all-reduces the dangling mass and the L1 change ({@link Mesh#allReduce}). The
+ * threads' loop is {@link Lockstep}'s, as in the K-Means and CC examples.
  *
  * <p>Straggler: with {@code --straggler R --imbalance X} every thread of rank R computes its
  * vertices X times (see {@link Passes}); the ranks do not change.
