@@ -22,6 +22,7 @@ public final class Lockstep {
     public abstract static class Part {
         /** The thread's index within its rank. */
         protected final int index;
+        /** The thread's part, {@code [from, to)}, of its rank's index range. */
         protected final int from;
         protected final int to;
         private final Passes passes;
