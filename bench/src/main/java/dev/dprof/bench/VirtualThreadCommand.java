@@ -2,6 +2,7 @@ package dev.dprof.bench;
 
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.format.EventKind;
+import dev.dprof.testsupport.Jdks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -47,7 +48,7 @@ final class VirtualThreadCommand {
             }
         }
         if (jdk == null) {
-            jdk = firstJdk21().orElse(null);
+            jdk = Jdks.find(Jdks.MODERN, true).orElse(null);
         }
         if (jdk == null || !Files.isExecutable(jdk.resolve("bin/java"))) {
             System.err.println("dprof bench vthreads: no JDK 21 or later (give --jdk HOME)");
@@ -168,26 +169,5 @@ final class VirtualThreadCommand {
                 .shouldFailOnError(true)
                 .verbosity(VerboseMode.NORMAL);
         return new Runner(opts.build()).runSingle();
-    }
-
-    /** The first JDK of feature release 21 or later under /usr/lib/jvm, by its {@code release} file. */
-    static java.util.Optional<Path> firstJdk21() throws java.io.IOException {
-        Path jvms = Path.of("/usr/lib/jvm");
-        if (!Files.isDirectory(jvms)) {
-            return java.util.Optional.empty();
-        }
-        java.util.regex.Pattern version = java.util.regex.Pattern.compile("JAVA_VERSION=\"(\\d+)");
-        try (var homes = Files.list(jvms)) {
-            for (Path home : homes.sorted().toList()) {
-                Path release = home.resolve("release");
-                if (Files.isRegularFile(release)) {
-                    var m = version.matcher(Files.readString(release));
-                    if (m.find() && Integer.parseInt(m.group(1)) >= 21) {
-                        return java.util.Optional.of(home);
-                    }
-                }
-            }
-        }
-        return java.util.Optional.empty();
     }
 }

@@ -12,6 +12,7 @@ import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.app.FifoHandoffApp;
+import dev.dprof.testsupport.Jdks;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -17,6 +17,7 @@ import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
+import dev.dprof.testsupport.Jdks;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,7 +44,8 @@ import java.util.stream.Stream;
  * the project's own reader ({@link ProcessQueue}) into a flat list of {@link Event}s.
  *
  * <p>Output goes to files in the test's own directory rather than pipes, so a chatty application
- * can never block on a full pipe, and a test can poll for a line while the application runs.
+ * can never block on a full pipe, and a test can poll for a line while the application runs; that
+ * directory is the JVM's working directory too.
  */
 final class ForkedJvm {
     /** How long any forked JVM may take before the test fails (and the JVM is killed). */
@@ -195,7 +197,9 @@ final class ForkedJvm {
         Path out = dir.resolve(file + ".out");
         Path err = dir.resolve(file + ".err");
         List<String> command = command();
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        // the test's directory is the JVM's working directory too: whatever it writes by a relative name stays there
+        Process process = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         return new Running(process, command, out, err);
     }
 

@@ -10,6 +10,7 @@ import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.app.HandoffApp;
+import dev.dprof.testsupport.Jdks;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

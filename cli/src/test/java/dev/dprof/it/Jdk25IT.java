@@ -3,6 +3,7 @@ package dev.dprof.it;
 import dev.dprof.it.app.BurstApp;
 import dev.dprof.it.app.CountingApp;
 import dev.dprof.it.app.NestingApp;
+import dev.dprof.testsupport.Jdks;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;

@@ -7,6 +7,7 @@ import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.JdkHttpApp;
+import dev.dprof.testsupport.Jdks;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;

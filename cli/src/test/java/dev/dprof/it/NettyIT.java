@@ -8,6 +8,7 @@ import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.NettyEchoApp;
+import dev.dprof.testsupport.Jdks;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -11,6 +11,7 @@ import dev.dprof.format.EventKind;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
 import dev.dprof.it.app.TcpPeersApp;
+import dev.dprof.testsupport.Jdks;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

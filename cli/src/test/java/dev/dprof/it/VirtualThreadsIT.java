@@ -15,6 +15,7 @@ import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.app.VirtualThreadApp;
+import dev.dprof.testsupport.Jdks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,6 +12,7 @@ import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.app.WaitApp;
+import dev.dprof.testsupport.Jdks;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

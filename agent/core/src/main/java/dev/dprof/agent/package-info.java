@@ -6,6 +6,7 @@
  * warm-up before {@code main}. Whatever fails leaves the
  * application running unprofiled, with one line saying why. Ties together {@code config},
  * {@code instrument}, {@code sink}, {@code agent/bootstrap} and the in-agent calibration of
- * {@code calibrator/net}.
+ * {@code calibrator/net}, and may depend on those and {@code format} only: nothing of the command
+ * line's or the consolidator's, which the agent jar does not carry.
  */
 package dev.dprof.agent;

@@ -3,6 +3,7 @@ package dev.dprof.hostit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dprof.testsupport.Jdks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class HostIsolationIT {
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(ints = {17, 25})
     void theHostRunsUnchangedAndProfiled(int feature) throws Exception {
-        Path jdk = HostJvm.jdk(feature, feature >= 25);
+        Path jdk = Jdks.require(feature, feature >= 25);
         List<String> flags = new ArrayList<>(HOST_FLAGS);
         if (feature >= 24) {
             flags.add("--sun-misc-unsafe-memory-access=allow");

@@ -2,7 +2,6 @@ package dev.dprof.hostit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,19 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
- * A host application run in a JVM of its own, with or without the agent, on a JDK found under
- * {@code /usr/lib/jvm} by its {@code release} file (or named by {@code -Ddprof.jdk<feature>=HOME}).
- * A JDK that is missing skips the test, and fails it when {@code CI=true}.
+ * A host application run in a JVM of its own, with or without the agent, on a JDK that
+ * {@link dev.dprof.testsupport.Jdks#require} found.
  */
 final class HostJvm {
-    private static final Pattern VERSION = Pattern.compile("JAVA_VERSION=\"(\\d+)");
     private static final long TIMEOUT_SEC = 120;
 
     private HostJvm() {
@@ -43,40 +36,6 @@ final class HostJvm {
         public String toString() {
             return command + "\nexit " + exitCode + "\n--- stdout\n" + String.join("\n", stdout)
                     + "\n--- stderr\n" + String.join("\n", stderr);
-        }
-    }
-
-    /** The JDK of this feature release (the newest of them at or above it when {@code orLater}). */
-    static Path jdk(int feature, boolean orLater) throws IOException {
-        String named = System.getProperty("dprof.jdk" + feature);
-        Optional<Path> found = named != null ? Optional.of(Path.of(named)) : find(feature, orLater);
-        if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail("CI=true and no JDK " + feature + (orLater ? "+" : "") + " under /usr/lib/jvm (or -Ddprof.jdk" + feature + "=HOME)");
-        }
-        assumeTrue(found.isPresent(), "no JDK " + feature + " under /usr/lib/jvm: skipped");
-        return found.get();
-    }
-
-    private static Optional<Path> find(int feature, boolean orLater) throws IOException {
-        Path jvms = Path.of("/usr/lib/jvm");
-        if (!Files.isDirectory(jvms)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> homes = Files.list(jvms)) {
-            return homes.sorted().filter(h -> orLater ? feature(h) >= feature : feature(h) == feature).findFirst();
-        }
-    }
-
-    private static int feature(Path home) {
-        Path release = home.resolve("release");
-        if (!Files.isRegularFile(release) || !Files.isExecutable(home.resolve("bin/java"))) {
-            return 0;
-        }
-        try {
-            Matcher m = VERSION.matcher(Files.readString(release));
-            return m.find() ? Integer.parseInt(m.group(1)) : 0;
-        } catch (IOException e) {
-            return 0;
         }
     }
 

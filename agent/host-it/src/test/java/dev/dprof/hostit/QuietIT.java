@@ -3,6 +3,7 @@ package dev.dprof.hostit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dprof.testsupport.Jdks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,7 +26,7 @@ class QuietIT {
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(ints = {17, 25})
     void onlyTheAgentsOwnLinesAreAdded(int feature) throws Exception {
-        Path jdk = HostJvm.jdk(feature, feature >= 25);
+        Path jdk = Jdks.require(feature, feature >= 25);
         List<String> cds = List.of("-Xshare:auto");
         HostJvm.Output without = HostJvm.run(jdk, cds, QuietApp.class, tmp.resolve("without"));
         Path config = Files.writeString(tmp.resolve("dprof.yaml"), """

@@ -11,5 +11,9 @@
  * code regions a user marks (OOPSLA 2019, §4.2); its analyses want the work a thread does and the places where
  * it waits for others (the body and the barrier regions of §6, Alg. 7), which is what the three lists propose:
  * inclusive time, pool tasks, and waits.
+ *
+ * <p>May depend on the JDK's {@code jdk.jfr} and {@code jdk.attach} and on the agent's {@code config}
+ * and {@code instrument} (the agent's own class globs and its rule of what it never weaves, so that
+ * it suggests nothing the agent would refuse); nothing of the consolidator's.
  */
 package dev.dprof.cli.suggest;

@@ -126,7 +126,8 @@ public final class NettyEchoApp {
                 .connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
         CRC32 sentCrc = new CRC32();
         long sent = 0;
-        Path file = Files.createTempFile("netty-echo-", ".bin");
+        // in the working directory, which the test makes its own temporary directory
+        Path file = Files.createTempFile(Path.of("").toAbsolutePath(), "netty-echo-", ".bin");
         for (int round = 0; round < rounds; round++) {
             byte[] payload = new byte[1 + round * 7919 % 200_000];
             for (int i = 0; i < payload.length; i++) {

@@ -4,13 +4,13 @@ import dev.dprof.examples.graph.Csr;
 import dev.dprof.examples.graph.Partitioned;
 import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
+import dev.dprof.examples.worker.Lockstep;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
-import dev.dprof.examples.worker.Span;
-import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
-import dev.dprof.examples.worker.Team;
+import dev.dprof.examples.worker.Span;
+import dev.dprof.examples.worker.SpanClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -31,7 +31,8 @@ import java.util.concurrent.CyclicBarrier;
  * while the last thread of the process exchanges the owned labels with every other rank
  * ({@link Mesh#allGather} over the NIO links) and all-reduces the number of labels that changed
  * ({@link Mesh#allReduce}). The run stops after the first iteration in which no label changed,
- * or after {@code --iterations}.
+ * or after {@code --iterations}. The threads' loop is {@link Lockstep}'s, as in the K-Means and
+ * PageRank examples.
  *
  * <p>Straggler: with {@code --straggler R --imbalance X} every thread of rank R computes its
  * vertices X times (see {@link Passes}); the labels do not change.
@@ -117,14 +118,7 @@ public final class ConnectedComponents {
     public static Result run(Args args) throws Exception {
         try (Mesh mesh = Mesh.connect(args.rank(), args.peers(), CONNECT_TIMEOUT)) {
             ConnectedComponents cc = new ConnectedComponents(args, mesh);
-            // Built before the span, which measures the iterations, not the loading of their classes.
-            Worker[] workers = new Worker[args.threads()];
-            Arrays.setAll(workers, t -> cc.new Worker(t));
-            mesh.barrier();
-            SpanClock clock = new SpanClock();
-            clock.begin();
-            Team.run("cc", args.threads(), t -> workers[t].run(), mesh::close);
-            Span span = clock.end();
+            Span span = Lockstep.run("cc", args, mesh, new SpanClock(), t -> cc.new Worker(t));
             return new Result(args.rank(), cc.labels, cc.iterationsRun, cc.stable,
                     Arrays.stream(cc.threadWork).sum(), span);
         }
@@ -150,30 +144,27 @@ public final class ConnectedComponents {
     }
 
     /** One thread's part of this rank's vertices. */
-    final class Worker {
-        private final int index;
-        private final int from;
-        private final int to;
-        private final Passes passes;
-
+    final class Worker extends Lockstep.Part {
         Worker(int index) {
-            this.index = index;
-            this.from = threadBounds[index];
-            this.to = threadBounds[index + 1];
-            this.passes = Passes.of(args.factor());
+            super(index, threadBounds, args);
         }
 
-        void run() throws InterruptedException, BrokenBarrierException {
-            for (int iteration = 0; iteration < args.iterations() && !stable; iteration++) {
-                propagate(iteration);
-                awaitExchange(iteration);
-            }
+        @Override
+        protected void iteration(int iteration) throws InterruptedException, BrokenBarrierException {
+            propagate(iteration);
+            awaitExchange(iteration);
+        }
+
+        /** Once no label changed anywhere, every further iteration would change none either. */
+        @Override
+        protected boolean done() {
+            return stable;
         }
 
         /** The body: each vertex takes the smallest label around it. */
         void propagate(int iteration) {
             // The last pass is a whole one, so its count of changes is the one kept.
-            passes.run(from, to, (first, end) -> threadChanges[index] = pass(first, end));
+            passes((first, end) -> threadChanges[index] = pass(first, end));
         }
 
         /** The barrier: every thread of every rank waits here until the labels are exchanged. */

@@ -2,13 +2,13 @@ package dev.dprof.examples.kmeans;
 
 import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
+import dev.dprof.examples.worker.Lockstep;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
-import dev.dprof.examples.worker.Span;
-import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
-import dev.dprof.examples.worker.Team;
+import dev.dprof.examples.worker.Span;
+import dev.dprof.examples.worker.SpanClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -27,7 +27,8 @@ import java.util.concurrent.CyclicBarrier;
  * ({@link Worker#assign}, the body region), then waits in {@link Worker#awaitReduce} (the barrier
  * region, keyed by the iteration, N×T participants) until the last thread of the process has
  * summed the threads' partial sums and all-reduced them over the cluster ({@link Mesh#allReduce},
- * once for the coordinate sums, once for the counts), and the new centroids are known.
+ * once for the coordinate sums, once for the counts), and the new centroids are known. The
+ * threads' loop is {@link Lockstep}'s, which the PageRank and CC examples share.
  *
  * <p>Straggler: with {@code --straggler R --imbalance X} every thread of rank R runs its
  * assignment loop X times over its points (see {@link Passes}); the centroids do not change.
@@ -105,13 +106,7 @@ public final class DistributedKMeans {
         try (Mesh mesh = Mesh.connect(args.rank(), args.peers(), CONNECT_TIMEOUT)) {
             DistributedKMeans kmeans = new DistributedKMeans(args, mesh);
             kmeans.initCentroids();
-            // Built before the span, which measures the iterations, not the loading of their classes.
-            Worker[] workers = new Worker[args.threads()];
-            Arrays.setAll(workers, t -> kmeans.new Worker(t));
-            mesh.barrier();
-            kmeans.clock.begin();
-            Team.run("kmeans", args.threads(), t -> workers[t].run(), mesh::close);
-            Span span = kmeans.clock.end();
+            Span span = Lockstep.run("kmeans", args, mesh, kmeans.clock, t -> kmeans.new Worker(t));
             return new Result(args.rank(), kmeans.centroids.clone(), kmeans.change,
                     Arrays.stream(kmeans.threadWork).sum(), span);
         }
@@ -219,30 +214,20 @@ public final class DistributedKMeans {
     }
 
     /** One thread's part of this rank's points. */
-    final class Worker {
-        private final int index;
-        private final int from;
-        private final int to;
-        private final Passes passes;
-
+    final class Worker extends Lockstep.Part {
         Worker(int index) {
-            this.index = index;
-            int[] bounds = Share.even(0, points.length / dims, args.threads());
-            this.from = bounds[index];
-            this.to = bounds[index + 1];
-            this.passes = Passes.of(args.factor());
+            super(index, Share.even(0, points.length / dims, args.threads()), args);
         }
 
-        void run() throws InterruptedException, BrokenBarrierException {
-            for (int iteration = 0; iteration < args.iterations(); iteration++) {
-                assign(iteration);
-                awaitReduce(iteration);
-            }
+        @Override
+        protected void iteration(int iteration) throws InterruptedException, BrokenBarrierException {
+            assign(iteration);
+            awaitReduce(iteration);
         }
 
         /** The body (Alg. 7 lines 6–10): nearest centroid of each point, summed per cluster. */
         void assign(int iteration) {
-            passes.run(from, to, this::pass);
+            passes(this::pass);
         }
 
         /** The barrier (Alg. 7 line 11): every thread of every rank waits here for the all-reduce. */

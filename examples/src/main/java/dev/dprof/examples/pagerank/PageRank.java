@@ -5,13 +5,13 @@ import dev.dprof.examples.graph.Partitioned;
 import dev.dprof.examples.graph.RMat;
 import dev.dprof.examples.net.Mesh;
 import dev.dprof.examples.worker.Args;
+import dev.dprof.examples.worker.Lockstep;
 import dev.dprof.examples.worker.Main;
 import dev.dprof.examples.worker.Outcome;
-import dev.dprof.examples.worker.Span;
-import dev.dprof.examples.worker.SpanClock;
 import dev.dprof.examples.worker.Passes;
 import dev.dprof.examples.worker.Share;
-import dev.dprof.examples.worker.Team;
+import dev.dprof.examples.worker.Span;
+import dev.dprof.examples.worker.SpanClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -30,7 +30,8 @@ import java.util.concurrent.CyclicBarrier;
  * body region), then waits in {@link Worker#awaitExchange} (the barrier region, keyed by the
  * iteration, N×T participants) while the last thread of the process exchanges the rank
  * contributions of the owned vertices with every other rank ({@link Mesh#allGather} over the NIO
- * links) and all-reduces the dangling mass and the L1 change ({@link Mesh#allReduce}).
+ * links) and all-reduces the dangling mass and the L1 change ({@link Mesh#allReduce}). The
+ * threads' loop is {@link Lockstep}'s, as in the K-Means and CC examples.
  *
  * <p>Straggler: with {@code --straggler R --imbalance X} every thread of rank R computes its
  * vertices X times (see {@link Passes}); the ranks do not change.
@@ -124,14 +125,7 @@ public final class PageRank {
     public static Result run(Args args) throws Exception {
         try (Mesh mesh = Mesh.connect(args.rank(), args.peers(), CONNECT_TIMEOUT)) {
             PageRank pageRank = new PageRank(args, mesh);
-            // Built before the span, which measures the iterations, not the loading of their classes.
-            Worker[] workers = new Worker[args.threads()];
-            Arrays.setAll(workers, t -> pageRank.new Worker(t));
-            mesh.barrier();
-            SpanClock clock = new SpanClock();
-            clock.begin();
-            Team.run("pagerank", args.threads(), t -> workers[t].run(), mesh::close);
-            Span span = clock.end();
+            Span span = Lockstep.run("pagerank", args, mesh, new SpanClock(), t -> pageRank.new Worker(t));
             double[] ranks = new double[pageRank.n];
             System.arraycopy(pageRank.owned, 0, ranks, pageRank.lo, pageRank.owned.length);
             mesh.allGather(ranks, pageRank.bounds);
@@ -170,29 +164,20 @@ public final class PageRank {
     }
 
     /** One thread's part of this rank's vertices. */
-    final class Worker {
-        private final int index;
-        private final int from;
-        private final int to;
-        private final Passes passes;
-
+    final class Worker extends Lockstep.Part {
         Worker(int index) {
-            this.index = index;
-            this.from = threadBounds[index];
-            this.to = threadBounds[index + 1];
-            this.passes = Passes.of(args.factor());
+            super(index, threadBounds, args);
         }
 
-        void run() throws InterruptedException, BrokenBarrierException {
-            for (int iteration = 0; iteration < args.iterations(); iteration++) {
-                compute(iteration);
-                awaitExchange(iteration);
-            }
+        @Override
+        protected void iteration(int iteration) throws InterruptedException, BrokenBarrierException {
+            compute(iteration);
+            awaitExchange(iteration);
         }
 
         /** The body: the new rank of each vertex from its in-neighbours' contributions. */
         void compute(int iteration) {
-            passes.run(from, to, this::pass);
+            passes(this::pass);
         }
 
         /** The barrier: every thread of every rank waits here until the contributions are exchanged. */

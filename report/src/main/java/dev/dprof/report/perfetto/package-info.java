@@ -3,6 +3,6 @@
  * TrackEvent packets, a track per thread, regions as slices at the midpoints of their bounds with
  * the bounds as arguments, flows for matched messages, and a slice budget for large traces; the
  * protobuf classes are generated from {@code src/main/proto}. Reads the consolidator's
- * {@code profile}.
+ * {@code profile} and {@code analysis.messages} (the flows' matching), and {@code format}.
  */
 package dev.dprof.report.perfetto;

@@ -1,53 +1,49 @@
 package dev.dprof.report.html;
 
+import dev.dprof.testsupport.Prerequisite;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
- * Headless Chromium for the tests: Debian's {@code chromium} package, installed here when it is
- * missing and this is a Debian machine the test may administer (root, {@code apt-get} present),
- * so that a fresh CI machine needs nothing by hand.
+ * Headless Chromium for the tests, found on the {@code PATH} or at {@code /usr/bin/chromium}
+ * (Debian's {@code chromium} package, which {@code .ci/run} installs); without it a test is
+ * skipped, and fails under {@code CI=true} ({@link Prerequisite}). Each run starts from a fresh
+ * profile in the test's own directory and with everything that would reach the network off: the
+ * machines it runs on have none.
  */
 final class HeadlessChromium {
     private static final String[] NAMES = {"chromium", "chromium-browser", "google-chrome"};
+    private static final Path DEBIAN = Path.of("/usr/bin/chromium");
+    private static final List<String> FLAGS = List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-extensions");
 
     private final Path executable;
+    private final Path scratch;
 
-    private HeadlessChromium(Path executable) {
+    private HeadlessChromium(Path executable, Path scratch) {
         this.executable = executable;
+        this.scratch = scratch;
     }
 
-    static synchronized HeadlessChromium locate(Path log) throws IOException, InterruptedException {
-        Path found = onPath();
-        if (found == null && Files.isExecutable(Path.of("/usr/bin/apt-get"))
-                && "root".equals(System.getProperty("user.name"))) {
-            Process install = new ProcessBuilder("apt-get", "install", "-y", "-q", "chromium")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (!install.waitFor(15, TimeUnit.MINUTES) || install.exitValue() != 0) {
-                throw new IllegalStateException("installing Debian's chromium package failed; see " + log);
-            }
-            found = onPath();
-        }
-        if (found == null) {
-            throw new IllegalStateException("headless Chromium is needed: install Debian's chromium package");
-        }
-        return new HeadlessChromium(found);
+    /** The browser, whose profiles go under {@code scratch} (the test's temporary directory). */
+    static HeadlessChromium locate(Path scratch) {
+        Optional<Path> found = onPath().or(() -> Optional.of(DEBIAN).filter(Files::isExecutable));
+        Prerequisite.require(found.isPresent(), "no headless Chromium on the PATH or at " + DEBIAN
+                + ": install Debian's chromium and chromium-driver packages (apt-get install chromium chromium-driver)");
+        return new HeadlessChromium(found.get(), scratch);
     }
 
-    private static Path onPath() {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-            for (String name : NAMES) {
-                Path p = Path.of(dir, name);
-                if (Files.isExecutable(p)) {
-                    return p;
-                }
-            }
-        }
-        return null;
+    private static Optional<Path> onPath() {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(":")).filter(dir -> !dir.isEmpty())
+                .flatMap(dir -> Stream.of(NAMES).map(name -> Path.of(dir, name)))
+                .filter(Files::isExecutable).findFirst();
     }
 
     /** The page's DOM after its scripts ran. */
@@ -62,11 +58,17 @@ final class HeadlessChromium {
     }
 
     private String run(List<String> args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(executable.toString(), "--headless", "--no-sandbox",
-                "--disable-gpu", "--no-first-run", "--disable-extensions", "--user-data-dir="
-                        + Files.createTempDirectory("dprof-chromium-")));
+        List<String> command = new ArrayList<>(List.of(executable.toString()));
+        command.addAll(FLAGS);
+        command.add("--user-data-dir=" + Files.createTempDirectory(scratch, "chromium-profile-"));
         command.addAll(args);
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(scratch.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        // what Chromium keeps outside its profile (certificate store, caches) stays in the test's directory too
+        for (String home : List.of("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")) {
+            builder.environment().put(home, scratch.toString());
+        }
+        Process p = builder.start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(2, TimeUnit.MINUTES)) {
             p.destroyForcibly();

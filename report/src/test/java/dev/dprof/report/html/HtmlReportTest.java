@@ -12,20 +12,21 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The HTML report of a synthetic run (several simulated machines, messages, barriers, a
  * straggler) rendered by headless Chromium: every section is there, every chart drew, no script
- * failed — read from the page's own status element after its scripts ran. The screenshot is kept
- * in {@code target/} for a human to look at.
+ * failed — read from the page's own status element after its scripts ran. When it fails, its
+ * temporary directory, with the page and a screenshot of it, is kept for a human to look at.
  */
 class HtmlReportTest {
     private static final Pattern STATUS = Pattern.compile(
             "<div id=\"dprof-status\" data-charts=\"(\\d+)\" data-errors=\"(\\d+)\" data-sections=\"([^\"]*)\"([^>]*)>");
 
     @Test
-    void chromiumDrawsEverySectionWithoutAScriptError(@TempDir Path dir) throws Exception {
+    void chromiumDrawsEverySectionWithoutAScriptError(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir) throws Exception {
         SyntheticRun.Result run = SyntheticRun.generate(SyntheticRun.Spec.of(3, 2, 8, 6_000, 7).straggler(1, 2.0), dir);
         Consolidated c = Consolidated.of(run, dir.resolve("profile"), "bounded:2.2");
         ObjectNode data = ReportData.build(c.profile(), new ReportData.Options(SyntheticRun.BODY, SyntheticRun.BARRIER,
@@ -36,9 +37,7 @@ class HtmlReportTest {
         String html = Files.readString(page);
         assertTrue(!html.contains("src=\"http") && !html.contains("href=\"http"), "nothing is loaded from the network");
 
-        Path target = Path.of("target");
-        Files.createDirectories(target);
-        HeadlessChromium chromium = HeadlessChromium.locate(target.resolve("chromium-install.log"));
+        HeadlessChromium chromium = HeadlessChromium.locate(dir);
         String dom = chromium.dumpDom(page);
         Matcher m = STATUS.matcher(dom);
         assertTrue(m.find(), () -> "no status element in the rendered page:\n" + dom.substring(0, Math.min(2000, dom.length())));
@@ -47,8 +46,9 @@ class HtmlReportTest {
                 List.of(m.group(3).split(",")));
         // straggler, 3 what-if curves, critical path shares, the straggler by method, the timeline
         assertTrue(Integer.parseInt(m.group(1)) >= 7, "charts drawn: " + m.group(1));
-        chromium.screenshot(page, target.resolve("report-screenshot.png"), 1280, 4000);
-        assertTrue(Files.size(target.resolve("report-screenshot.png")) > 10_000);
+        Path screenshot = dir.resolve("report-screenshot.png");
+        chromium.screenshot(page, screenshot, 1280, 4000);
+        assertTrue(Files.size(screenshot) > 10_000);
     }
 
     @Test

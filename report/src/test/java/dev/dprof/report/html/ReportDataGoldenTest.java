@@ -12,13 +12,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The report's data for a small fixed profile, against a golden file: two workers send their
  * result to a third (work2 is the longer, so it is on the critical path), every event known to the
  * tick. A change in any section shows up here as a diff; when the change is meant, the actual
- * output written to {@code target/report-data.actual.json} becomes the new golden file.
+ * output, written to {@code report-data.actual.json} in the test's temporary directory (kept when
+ * the test fails), becomes the new golden file.
  */
 class ReportDataGoldenTest {
     private static void point(TinyProfile p, int stream, EventKind kind, int region, long t, long key) {
@@ -26,7 +28,7 @@ class ReportDataGoldenTest {
     }
 
     @Test
-    void theDataOfASmallFixedProfileIsTheGoldenOne(@TempDir Path dir) throws Exception {
+    void theDataOfASmallFixedProfileIsTheGoldenOne(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir) throws Exception {
         TinyProfile p = new TinyProfile(dir, true);
         int t0 = p.stream(p.process("1/1", "1/1", 0));
         int t1 = p.stream(p.process("1/1", "1/1", 0));
@@ -52,12 +54,9 @@ class ReportDataGoldenTest {
                 dir.resolve("scratch"));
         String actual = ResultJson.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(data)
                 .replace("\r\n", "\n") + "\n";
-        Path target = Path.of("target");
-        Files.createDirectories(target);
-        Files.writeString(target.resolve("report-data.actual.json"), actual, StandardCharsets.UTF_8);
+        Path written = Files.writeString(dir.resolve("report-data.actual.json"), actual, StandardCharsets.UTF_8);
         String golden = new String(ReportDataGoldenTest.class.getResourceAsStream("/golden/report-data.json")
                 .readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(golden, actual, "differs from src/test/resources/golden/report-data.json; see target/"
-                + "report-data.actual.json");
+        assertEquals(golden, actual, "differs from src/test/resources/golden/report-data.json; see " + written);
     }
 }
