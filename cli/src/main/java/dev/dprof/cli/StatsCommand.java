@@ -3,6 +3,7 @@ package dev.dprof.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.stats.RegionStats;
@@ -89,6 +90,7 @@ public final class StatsCommand implements Callable<Integer> {
         root.put("lostEventsExact", stats.lostExact());
         root.put("events", stats.events());
         root.put("processes", stats.processes());
+        root.set("leftOut", mapper.valueToTree(stats.leftOut().stream().map(ProfileInfo.LeftOut::of).toList()));
         root.put("openRegions", stats.openRegions());
         root.set("weaving", mapper.valueToTree(stats.weaving().toInfo()));
         root.put("unit", "ns at the nominal tick rate");

@@ -127,6 +127,10 @@
       p.frequencyWidthPpm === undefined ? '–' : fmt(p.frequencyWidthPpm, 4),
       p.slopeLow === null ? '–' : range(p.slopeLow, p.slopeHigh, v => fmt(v, 9)), p.lostEvents, p.ended ? 'yes' : 'no',
       p.clockCheck ?? '–']), true));
+    if (s.leftOut && s.leftOut.length) {
+      sec.append(table(['process left out', 'file', 'why', 'lost events', 'counted by'], s.leftOut.map(l => [l.queue,
+        l.file, l.reason, (l.lostEventsExact ? '' : 'at least ') + l.lostEvents, l.countedBy]), true));
+    }
     if (s.problems.length) {
       sec.append(el('div', {class: 'note'}, 'Problems: ' + s.problems.join('; ')));
     }
