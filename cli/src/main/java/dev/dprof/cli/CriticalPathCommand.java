@@ -40,6 +40,11 @@ final class CriticalPathCommand implements Callable<Integer> {
             System.out.println(Json.text(toJson(r)));
             return 0;
         }
+        String span = (r.from() == null ? "first event" : r.from()) + " → " + (r.to() == null ? "last event" : r.to());
+        if (ReplayNote.printNoBound("critical path, span " + span, r.noBound(), System.out)) {
+            return 0;
+        }
+        ReplayNote.printNotReplayed(r.notReplayed(), System.out);
         System.out.printf(Locale.ROOT, "critical path, span %s → %s: [%.3f, %.3f] ms%s (%s; %s)%n",
                 r.from() == null ? "first event" : r.from(), r.to() == null ? "last event" : r.to(), ms(r, r.lengthTicksLo()),
                 ms(r, r.lengthTicksHi()), r.lengthTicksTruth() == null ? ""
@@ -79,7 +84,9 @@ final class CriticalPathCommand implements Callable<Integer> {
         ObjectNode root = Json.MAPPER.createObjectNode();
         double nsPerTick = 1e9 / r.referenceTickHz();
         root.put("from", r.from()).put("to", r.to());
-        root.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
+        boolean bounded = r.noBound() == null;
+        root.put("lengthNsLo", bounded ? r.lengthTicksLo() * nsPerTick : Double.NaN)
+                .put("lengthNsHi", bounded ? r.lengthTicksHi() * nsPerTick : Double.NaN);
         if (r.lengthTicksTruth() != null) {
             root.put("lengthNsTruth", r.lengthTicksTruth() * nsPerTick);
         }
@@ -100,11 +107,17 @@ final class CriticalPathCommand implements Callable<Integer> {
                 n.put("truth", z.truth());
             }
         }
-        ObjectNode hops = root.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi());
-        if (r.handoffsOnPathTruth() != null) {
-            hops.put("truth", r.handoffsOnPathTruth());
+        if (bounded) {
+            ObjectNode hops = root.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo())
+                    .put("hi", r.handoffsOnPathHi());
+            if (r.handoffsOnPathTruth() != null) {
+                hops.put("truth", r.handoffsOnPathTruth());
+            }
+        } else {
+            root.putNull("handoffsOnPath");
         }
         IncompleteNote.json(root, r.incomplete());
+        ReplayNote.json(root, r.noBound(), r.notReplayed());
         root.put("quality", r.quality()).put("assumption", r.assumption());
         return root;
     }

@@ -202,6 +202,7 @@ public final class ReportData {
             prediction(ranking.addObject().put("region", p.region()), p);
         }
         n.set("incomplete", MAPPER.valueToTree(ranked.incomplete()));
+        replayNote(n, ranked.noBound(), ranked.notReplayed());
         ArrayNode curves = n.putArray("curves");
         if (regions.isEmpty()) {
             return;
@@ -224,9 +225,23 @@ public final class ReportData {
         }
     }
 
+    /** Why the replay's figures have no bound (null: they have), and the processes it ran without. */
+    private static void replayNote(ObjectNode n, String noBound, List<String> notReplayed) {
+        n.put("noBound", noBound);
+        ArrayNode processes = n.putArray("notReplayed");
+        notReplayed.forEach(processes::add);
+    }
+
     private static void criticalPath(CriticalPath.Result r, ObjectNode n) {
         double nsPerTick = 1e9 / r.referenceTickHz();
         n.put("from", r.from()).put("to", r.to());
+        replayNote(n, r.noBound(), r.notReplayed());
+        if (r.noBound() != null) {
+            n.putNull("lengthNsLo").putNull("lengthNsHi").putNull("handoffsOnPath");
+            n.putArray("shares");
+            n.putArray("zeroing");
+            return;
+        }
         n.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
         ObjectNode hops = n.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi());
         if (r.handoffsOnPathTruth() != null) {
