@@ -129,8 +129,8 @@ public final class CalibrationServer implements AutoCloseable {
      * Receive, check, reply: in steady state this allocates nothing of its own (direct buffers and
      * arrays made once, a result code instead of an exception, no packet objects), so the heap
      * stays as it is under any flood. The one allocation left is the JDK's: the sender's address,
-     * made when it differs from the previous datagram's (DatagramChannel keeps the last one), a
-     * few dozen bytes that die at once.
+     * made when it differs from the previous datagram's (DatagramChannel keeps the last one), an
+     * object that dies at once.
      */
     private void serve() {
         ByteBuffer received = ByteBuffer.allocateDirect(PacketCodec.MAX_BYTES);
