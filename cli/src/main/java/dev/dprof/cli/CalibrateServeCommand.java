@@ -41,9 +41,6 @@ final class CalibrateServeCommand implements Callable<Integer> {
     @Option(names = "--counters", hidden = true, paramLabel = "FILE")
     Path counters;
 
-    /** Above this heap limit, start-up says how to bound the base's memory under a flood (BENCHMARKS.md, "Robustness"). */
-    static final long FLOOD_HEAP_MIB = 64;
-
     @Override
     public Integer call() throws CliException, InterruptedException {
         if (port < 0 || port > 65535) {
@@ -82,12 +79,6 @@ final class CalibrateServeCommand implements Callable<Integer> {
         }, "dprof-calibration-shutdown"));
         CalibrateCommand.err("serving calibration on UDP port " + server.port() + " for domain " + clock.domainId()
                 + "; writing " + file.path());
-        long heapMiB = Runtime.getRuntime().maxMemory() >> 20;
-        if (heapMiB > FLOOD_HEAP_MIB) {
-            // A JVM cannot lower its own heap limit once started: the launcher sets it, plain java is told.
-            CalibrateCommand.err("note: this JVM's heap may grow to " + heapMiB + " MiB under a flood of datagrams;"
-                    + " -Xmx32m -XX:+UseSerialGC keeps it small (./dprof calibrate serve runs so)");
-        }
         CalibrateCommand.blockUntilShutdown();
         return 0;
     }

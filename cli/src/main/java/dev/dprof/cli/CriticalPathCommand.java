@@ -39,6 +39,11 @@ final class CriticalPathCommand implements Callable<Integer> {
             System.out.println(Json.text(CriticalPathJson.of(r)));
             return 0;
         }
+        String span = (r.from() == null ? "first event" : r.from()) + " → " + (r.to() == null ? "last event" : r.to());
+        if (ReplayNote.printNoBound("critical path, span " + span, r.noBound(), System.out)) {
+            return 0;
+        }
+        ReplayNote.printNotReplayed(r.notReplayed(), System.out);
         System.out.printf(Locale.ROOT, "critical path, span %s → %s: [%.3f, %.3f] ms%s (%s; %s)%n",
                 r.from() == null ? "first event" : r.from(), r.to() == null ? "last event" : r.to(), ms(r, r.lengthTicksLo()),
                 ms(r, r.lengthTicksHi()), r.lengthTicksTruth() == null ? ""

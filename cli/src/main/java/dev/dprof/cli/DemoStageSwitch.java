@@ -57,12 +57,12 @@ public final class DemoStageSwitch {
         String assumption = null;
         for (Profile run : slowRuns) {
             WhatIf.Result r = WhatIf.predict(run, REGION, List.of(speedup), SPAN, SPAN);
-            perRun.add(r.predictions().get(0));
+            perRun.add(r.boundedPredictions().get(0));
             assumption = r.assumption();
         }
         WhatIf.Prediction median = DemoValidation.medianPrediction(perRun);
         Profile medianRun = slowRuns.get(perRun.indexOf(median));
-        CriticalPath.Result path = CriticalPath.compute(medianRun, SPAN, SPAN);
+        CriticalPath.Result path = CriticalPath.compute(medianRun, SPAN, SPAN).bounded();
         long[] handoffs = handoffsOnPath(path);
         CriticalPath.Share syncShare = path.shares().stream().filter(x -> x.name().equals(REGION)).findFirst()
                 .orElseThrow(() -> new ProfileException("the profile has no region " + REGION));

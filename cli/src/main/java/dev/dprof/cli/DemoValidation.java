@@ -90,19 +90,19 @@ public final class DemoValidation {
         double knownCut = (imbalance - 1) / imbalance;
         String region = body + "[" + straggler + "]";
         WhatIf.Result known = WhatIf.predict(profile, region, List.of(knownCut, 1.0), body, barrier);
-        WhatIf.Prediction first = known.predictions().get(0);
-        WhatIf.Prediction zeroing = known.predictions().get(1);
+        WhatIf.Prediction first = known.boundedPredictions().get(0);
+        WhatIf.Prediction zeroing = known.boundedPredictions().get(1);
         // One profile is one sample of a noisy machine: every imbalanced run was recorded, so the
         // prediction is that of the median run (by the middle of its bound).
         List<WhatIf.Prediction> perRun = new java.util.ArrayList<>(List.of(first));
         for (Profile other : otherImbalanced) {
-            perRun.add(WhatIf.predict(other, region, List.of(knownCut), body, barrier).predictions().get(0));
+            perRun.add(WhatIf.predict(other, region, List.of(knownCut), body, barrier).boundedPredictions().get(0));
         }
         WhatIf.Prediction cut = medianPrediction(perRun);
         WhatIf.Result pipeline = WhatIf.predict(profile, body + "[" + detected + "]",
                 List.of(clamp(pipelineScore[0]), clamp(pipelineScore[1])), body, barrier);
-        double pipelineLo = pipeline.predictions().get(0).lo();
-        double pipelineHi = pipeline.predictions().get(1).hi();
+        double pipelineLo = pipeline.boundedPredictions().get(0).lo();
+        double pipelineHi = pipeline.boundedPredictions().get(1).hi();
 
         double imbalanced = median(imbalancedSec);
         double balanced = median(balancedSec);

@@ -95,6 +95,10 @@ final class WhatIfCommand implements Callable<Integer> {
                 from == null ? "first event" : from, to == null ? "last event" : to, NoBound.fixed(r.spanNsLo() / 1e6, 3),
                 NoBound.fixed(r.spanNsHi() / 1e6, 3), r.spanNsTruth() == null ? ""
                         : ", truth " + NoBound.fixed(r.spanNsTruth() / 1e6, 3), r.quality(), r.assumption());
+        ReplayNote.printNotReplayed(r.notReplayed(), System.out);
+        if (ReplayNote.printNoBound("predicted speedups", r.noBound(), System.out)) {
+            return 0;
+        }
         boolean truth = shown.stream().anyMatch(p -> p.truth() != null);
         System.out.printf(Locale.ROOT, "%-36s %8s %-21s %-23s%s%n", "region", "cut", "program speedup",
                 "gain ms", truth ? "    truth" : "");

@@ -33,6 +33,7 @@ import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -198,6 +199,16 @@ class CorruptionMatrixIT {
         }
         long lost = exact ? endedPristine.events + endedPristine.lost - expected : 0;
         checkEveryCommand(run, named, expected, exact, lost, endedPristine);
+        if (damage.equals("flipped-chronicle-header")) {
+            // the process left out has its entry in profile.json: its file, why, and its events, exactly
+            List<ProfileInfo.LeftOut> leftOut = Profile.open(run.resolveSibling(damage + "-profile")).info().leftOut();
+            assertEquals(1, leftOut.size(), leftOut::toString);
+            assertEquals(victim.toString(), leftOut.get(0).queue());
+            assertEquals(cq4.toString(), leftOut.get(0).file());
+            assertTrue(leftOut.get(0).lostEventsExact(), leftOut::toString);
+            assertEquals("its end record", leftOut.get(0).countedBy());
+            assertEquals(endedPristine.events + endedPristine.lost - expected, leftOut.get(0).lostEvents());
+        }
     }
 
     // ---- the ring files of a killed process ----
@@ -366,10 +377,20 @@ class CorruptionMatrixIT {
         assertClean(consolidate);
         ProfileInfo info = Profile.open(profile).info();
         assertEquals(read, info.events(), () -> "consolidate reads what stats reads\n" + consolidate);
-        // a process left out is in profile.json's problems only, with what its files say it recorded
-        long profileLost = info.processes().stream().mapToLong(ProfileInfo.Process::lostEvents).sum()
-                + leftOutCounted(consolidate.err());
+        // a process left out has no process entry: profile.json's leftOut carries what its files say it recorded,
+        // the figure its damage line prints, in stats and in consolidate alike
+        long leftOutLost = info.leftOut().stream().mapToLong(ProfileInfo.LeftOut::lostEvents).sum();
+        long profileLost = info.processes().stream().mapToLong(ProfileInfo.Process::lostEvents).sum() + leftOutLost;
         assertEquals(leftOutCounted(stats.err()), leftOutCounted(consolidate.err()), consolidate::toString);
+        assertEquals(leftOutCounted(consolidate.err()), leftOutLost, () -> "profile.json's leftOut\n" + consolidate);
+        assertEquals(leftOutLost, StreamSupport.stream(figures.get("leftOut").spliterator(), false)
+                .mapToLong(l -> l.get("lostEvents").asLong()).sum(), () -> "stats --json's leftOut\n" + stats);
+        assertEquals(consolidate.err().split("; the process is left out, ", -1).length - 1, info.leftOut().size(),
+                consolidate::toString);
+        for (ProfileInfo.LeftOut l : info.leftOut()) {
+            assertTrue(l.file().equals(named.toString()) || l.file().startsWith(named + "/"), l::toString);
+            assertTrue(consolidate.err().contains(l.queue() + ": " + l.reason()), l::toString);
+        }
         if (exact) {
             assertEquals(counted, profileLost, () -> "profile.json counts the loss as stats does\n" + consolidate);
         }
@@ -382,8 +403,13 @@ class CorruptionMatrixIT {
         assertClean(analyze);
         assertEquals(1, run("analyze", profile.toString(), "--strict", "stats").exit());
         Result report = run("report", profile.toString(), "--no-baselines", "--html",
-                profile.resolve("report.html").toString());
+                profile.resolve("report.html").toString(), "--json", profile.resolve("report.json").toString());
         assertEquals(0, report.exit(), report::toString);
+        JsonNode reportLeftOut = Json.read(profile.resolve("report.json")).findValue("leftOut");
+        assertEquals(info.leftOut().size(), reportLeftOut.size(), report::toString);
+        for (int i = 0; i < reportLeftOut.size(); i++) {
+            assertEquals(info.leftOut().get(i).lostEvents(), reportLeftOut.get(i).get("lostEvents").asLong());
+        }
         assertNamed(report, named);
         assertClean(report);
         assertEquals(1, run("report", profile.toString(), "--strict", "--no-baselines").exit());

@@ -218,9 +218,12 @@ class KillIT {
         RunStatistics stats = RunStatistics.of(queues);
         assertEquals(1, stats.processes());
         // Nothing in an empty queue, and no ring file, says how many events the process had: counted as unknown.
-        assertEquals(List.of(Damage.line(headerless + ": empty queue, the process header is missing; left out, its"
-                + " files say it recorded an unknown number of events (nothing readable counts them), all counted as"
-                + " lost")), stats.problems());
+        assertEquals(List.of(Damage.line(headerless + ": empty queue, the process header is missing; the process is"
+                + " left out, its files say it recorded an unknown number of events (nothing readable counts them), all"
+                + " counted as lost")), stats.problems());
+        assertEquals(1, stats.leftOut().size());
+        assertTrue(stats.leftOut().get(0).file().startsWith(headerless), "the file named is one of its own");
+        assertTrue(!stats.leftOut().get(0).count().exact() && stats.leftOut().get(0).count().events() == 0);
         assertEquals(List.of(200L, 200L), stats.regions().stream().filter(r -> r.name().startsWith("count."))
                 .map(RegionStats::count).toList());
         assertEquals(0, Main.run("stats", out.toString()));

@@ -80,7 +80,7 @@ final class DemoComparison {
                     .filter(s -> rankOf.applyAsInt(s.process()) == straggler).mapToDouble(StragglerScore.ProcessScore::lo)
                     .findFirst().orElse(0);
             List<WhatIf.Prediction> predictions = WhatIf.predict(profile, region,
-                    List.of(knownCut, clamp(own), clamp(freezerMid)), body, barrier).predictions();
+                    List.of(knownCut, clamp(own), clamp(freezerMid)), body, barrier).boundedPredictions();
             double known = predictions.get(0).lo();
             double ownSpeedup = predictions.get(1).lo();
             double freezerSpeedup = predictions.get(2).lo();

@@ -2,10 +2,11 @@ package dev.dprof.calibrator.net;
 
 import dev.dprof.clock.DomainClock;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -20,7 +21,9 @@ import java.util.function.Consumer;
  * contains stops the serving thread. No reply is larger than the request that caused it unless
  * that request carried a valid tag (the codec makes every reply fit; a reply that would not is
  * refused and counted), so the server cannot amplify a spoofed sender's traffic; and every line
- * it logs because of a datagram passes a {@link RateLimitedLog}.
+ * it logs because of a datagram passes a {@link RateLimitedLog}. Serving allocates nothing per
+ * datagram but what the JDK makes for a sender's address (see {@code serve}), so a flood cannot grow
+ * the heap, whatever heap limit the JVM was started with.
  */
 public final class CalibrationServer implements AutoCloseable {
     /** What the server counts. */
@@ -41,11 +44,13 @@ public final class CalibrationServer implements AutoCloseable {
         ERRORS
     }
 
-    private final DatagramSocket socket;
+    private final DatagramChannel channel;
+    private final int port;
     private final DomainClock clock;
     private final PacketCodec codec;
     private final long fingerprint;
-    private final Consumer<String> log;
+    private final byte[] domainId;
+    private final RateLimitedLog log;
     private final Consumer<String> warn;
     /** Whether a packet of another protocol version was already reported (once per run is enough). */
     private boolean versionTold;
@@ -54,12 +59,14 @@ public final class CalibrationServer implements AutoCloseable {
             new Counters<>(MalformedPacketException.Reason.class);
     private final Thread thread;
 
-    private CalibrationServer(DatagramSocket socket, DomainClock clock, Optional<SharedKey> key, Consumer<String> log,
-                              Consumer<String> warn) {
-        this.socket = socket;
+    private CalibrationServer(DatagramChannel channel, DomainClock clock, Optional<SharedKey> key, Consumer<String> log,
+                              Consumer<String> warn) throws IOException {
+        this.channel = channel;
+        this.port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
         this.clock = clock;
         this.codec = PacketCodec.of(key);
         this.fingerprint = PacketCodec.fingerprint(clock.domainId());
+        this.domainId = PacketCodec.text(clock.domainId());
         this.log = new RateLimitedLog(log);
         this.warn = warn;
         this.thread = new Thread(this::serve, "dprof-calibration-server");
@@ -76,8 +83,15 @@ public final class CalibrationServer implements AutoCloseable {
      */
     public static CalibrationServer start(int port, DomainClock clock, Optional<SharedKey> key, Consumer<String> log,
                                           Consumer<String> warn) throws IOException {
-        DatagramSocket socket = new DatagramSocket(new InetSocketAddress(port));
-        CalibrationServer server = new CalibrationServer(socket, clock, key, log, warn);
+        DatagramChannel channel = DatagramChannel.open();
+        CalibrationServer server;
+        try {
+            channel.bind(new InetSocketAddress(port));
+            server = new CalibrationServer(channel, clock, key, log, warn);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
         server.thread.start();
         return server;
     }
@@ -90,7 +104,7 @@ public final class CalibrationServer implements AutoCloseable {
 
     /** The bound port. */
     public int port() {
-        return socket.getLocalPort();
+        return port;
     }
 
     public long count(Count c) {
@@ -106,77 +120,98 @@ public final class CalibrationServer implements AutoCloseable {
         return counts + " (rejected: " + rejected + ")";
     }
 
+    /** The serving thread's id, for a test that counts what it allocates. */
+    long threadId() {
+        return thread.getId();
+    }
+
+    /**
+     * Receive, check, reply: in steady state this allocates nothing of its own (direct buffers and
+     * arrays made once, a result code instead of an exception, no packet objects), so the heap
+     * stays as it is under any flood. The one allocation left is the JDK's: the sender's address,
+     * made when it differs from the previous datagram's (DatagramChannel keeps the last one), an
+     * object that dies at once.
+     */
     private void serve() {
+        ByteBuffer received = ByteBuffer.allocateDirect(PacketCodec.MAX_BYTES);
+        ByteBuffer sending = ByteBuffer.allocateDirect(PacketCodec.MAX_BYTES);
         byte[] in = new byte[PacketCodec.MAX_BYTES];
         byte[] out = new byte[PacketCodec.MAX_BYTES];
-        DatagramPacket request = new DatagramPacket(in, in.length);
-        DatagramPacket reply = new DatagramPacket(out, out.length);
-        while (!socket.isClosed()) {
-            request.setData(in);
+        while (channel.isOpen()) {
+            received.clear();
+            SocketAddress sender;
             try {
-                socket.receive(request);
-            } catch (SocketException e) {
-                if (socket.isClosed()) {
-                    return;
-                }
-                counts.add(Count.ERRORS);
-                continue;
+                sender = channel.receive(received);
+            } catch (ClosedChannelException e) {
+                return;
             } catch (IOException e) {
                 counts.add(Count.ERRORS);
                 continue;
             }
+            received.flip();
+            int length = received.remaining();
+            received.get(in, 0, length);
             try {
-                handle(request, reply, out);
+                int n = reply(in, length, out, sender);
+                if (n > 0) {
+                    sending.clear();
+                    sending.put(out, 0, n).flip();
+                    channel.send(sending, sender);
+                }
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                counts.add(Count.SEND_FAILED);
             } catch (RuntimeException e) {
                 counts.add(Count.ERRORS);
             }
         }
     }
 
-    private void handle(DatagramPacket request, DatagramPacket reply, byte[] out) {
-        Packet p;
-        try {
-            p = codec.decode(request.getData(), request.getLength());
-        } catch (MalformedPacketException e) {
-            counts.add(Count.REJECTED);
-            rejected.add(e.reason());
-            if (e.reason() == MalformedPacketException.Reason.VERSION && !versionTold) {
-                versionTold = true;
-                warn.accept("calibration packets from " + request.getSocketAddress() + " are dropped: "
-                        + e.getMessage().substring(e.getMessage().indexOf(' ') + 1) + "; run the same dprof on both ends");
-            }
-            return;
-        }
+    /** Counts one datagram and writes its reply to {@code out}; returns the reply's length, 0 for none. */
+    private int reply(byte[] in, int length, byte[] out, SocketAddress sender) {
+        int type = codec.parse(in, length);
         int n;
-        if (p instanceof Packet.Ping ping) {
+        if (type == PacketCodec.TYPE_PING) {
             long a = clock.now();
-            n = codec.encode(new Packet.Pong(ping.session(), ping.seq(), a, fingerprint), out);
+            n = codec.encodePong(codec.session(), codec.seq(), a, fingerprint, out);
             counts.add(Count.PINGS);
-        } else if (p instanceof Packet.Hello hello) {
-            n = codec.encode(new Packet.Welcome(hello.session(), hello.seq(), clock.domainId()), out);
+        } else if (type == PacketCodec.TYPE_HELLO) {
+            n = codec.encodeWelcome(codec.session(), codec.seq(), domainId, out);
             counts.add(Count.HELLOS);
-            log.accept("hello from " + hello.domainId() + " at " + request.getSocketAddress());
+            long droppedBefore = log.admit();
+            if (droppedBefore >= 0) {
+                log.emit("hello from " + codec.text(in) + " at " + sender, droppedBefore);
+            }
+        } else if (type == PacketCodec.REJECTED) {
+            counts.add(Count.REJECTED);
+            rejected.add(codec.rejectedReason());
+            if (codec.rejectedReason() == MalformedPacketException.Reason.VERSION && !versionTold) {
+                versionTold = true;
+                String message = codec.rejection().getMessage();
+                warn.accept("calibration packets from " + sender + " are dropped: "
+                        + message.substring(message.indexOf(' ') + 1) + "; run the same dprof on both ends");
+            }
+            return 0;
         } else {
             counts.add(Count.IGNORED);
-            return;
+            return 0;
         }
-        if (n > request.getLength() && !codec.authenticated()) {
+        if (n > length && !codec.authenticated()) {
             counts.add(Count.AMPLIFICATION);
-            return;
+            return 0;
         }
-        reply.setData(out, 0, n);
-        reply.setSocketAddress(request.getSocketAddress());
-        try {
-            socket.send(reply);
-        } catch (IOException e) {
-            counts.add(Count.SEND_FAILED);
-        }
+        return n;
     }
 
     /** Stops serving and releases the port; waits for the serving thread. */
     @Override
     public void close() {
-        socket.close();
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // closing: the port is released either way
+        }
         try {
             thread.join(5000);
         } catch (InterruptedException e) {

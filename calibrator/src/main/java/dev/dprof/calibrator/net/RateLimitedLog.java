@@ -11,7 +11,8 @@ import java.util.function.LongSupplier;
  *
  * <h2>Implementation notes</h2>
  * A token bucket over {@link System#nanoTime}; synchronized, since a server's thread and its
- * shutdown may both log. Dropping costs no allocation beyond the caller's string.
+ * shutdown may both log. Dropping costs no allocation beyond the caller's string, and none at all
+ * through {@link #admit}.
  */
 final class RateLimitedLog implements Consumer<String> {
     /** Lines that may pass back to back. */
@@ -36,7 +37,21 @@ final class RateLimitedLog implements Consumer<String> {
     }
 
     @Override
-    public synchronized void accept(String line) {
+    public void accept(String line) {
+        long droppedBefore = admit();
+        if (droppedBefore >= 0) {
+            emit(line, droppedBefore);
+        }
+    }
+
+    /**
+     * Takes a token for one line, so that a caller builds its line only when it passes (a line
+     * dropped then costs no allocation at all).
+     *
+     * @return -1 if the line is to be dropped (counted), else how many were dropped before it, for
+     *         {@link #emit}
+     */
+    synchronized long admit() {
         long now = nanos.getAsLong();
         long earned = (now - refilledAt) / REFILL_NANOS;
         if (earned > 0) {
@@ -45,16 +60,18 @@ final class RateLimitedLog implements Consumer<String> {
         }
         if (tokens == 0) {
             dropped++;
-            return;
+            return -1;
         }
         tokens--;
-        if (dropped > 0) {
-            out.accept(line + " (" + dropped + " earlier lines dropped: more than " + BURST + " at once, "
-                    + "then one a second)");
-            dropped = 0;
-        } else {
-            out.accept(line);
-        }
+        long before = dropped;
+        dropped = 0;
+        return before;
+    }
+
+    /** Writes a line that {@link #admit} let pass, saying how many were dropped before it. */
+    void emit(String line, long droppedBefore) {
+        out.accept(droppedBefore == 0 ? line : line + " (" + droppedBefore + " earlier lines dropped: more than "
+                + BURST + " at once, then one a second)");
     }
 
     /** Lines dropped since the last one that passed. */

@@ -104,7 +104,8 @@ class CalibrationServerTest {
     }
 
     /** Random bytes, truncated, forged or bit-flipped genuine packets, empty datagrams. */
-    private static byte[] junk(Random random, PacketCodec codec, PacketCodec forger) {
+    /** A datagram the server must reject: random bytes, a cut, forged or flipped packet, or nothing. */
+    static byte[] junk(Random random, PacketCodec codec, PacketCodec forger) {
         byte[] buf = new byte[PacketCodec.MAX_BYTES];
         Packet sample = random.nextBoolean() ? new Packet.Ping(random.nextLong(), random.nextLong())
                 : new Packet.Hello(random.nextLong(), random.nextLong(), "tsc@node");

@@ -205,4 +205,57 @@ class PacketCodecTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> SharedKey.read(dir.resolve("missing.key")))
                 .getMessage().contains("does not exist"));
     }
+
+    @Test
+    void theTagIsTheJdksHmacSha256() throws Exception {
+        Random random = new Random(5);
+        for (int i = 0; i < 300; i++) {
+            byte[] key = new byte[SharedKey.MIN_BYTES + random.nextInt(120)]; // shorter and longer than a block
+            random.nextBytes(key);
+            byte[] data = new byte[random.nextInt(PacketCodec.MAX_BYTES)];
+            random.nextBytes(data);
+            javax.crypto.Mac jdk = javax.crypto.Mac.getInstance("HmacSHA256");
+            jdk.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            HmacSha256 ours = new HmacSha256(key);
+            assertArrayEquals(jdk.doFinal(data), ours.tag(data, data.length));
+            assertArrayEquals(jdk.doFinal(data), ours.tag(data, data.length), "the same again: its state is reset");
+        }
+    }
+
+    @Test
+    void textsAreCheckedAsTheJdkDecoderAndTheTokenRuleWould() {
+        Random random = new Random(17);
+        byte[] interesting = {0, 0x09, 0x20, 0x41, 0x7f, (byte) 0x80, (byte) 0xbf, (byte) 0xc0, (byte) 0xc1, (byte) 0xc2,
+            (byte) 0xdf, (byte) 0xe0, (byte) 0xa0, (byte) 0xed, (byte) 0x9f, (byte) 0xef, (byte) 0xf0, (byte) 0x90,
+            (byte) 0xf4, (byte) 0x8f, (byte) 0xf5, (byte) 0xff, (byte) 0x85, (byte) 0xe3, (byte) 0x80};
+        for (int i = 0; i < 200_000; i++) {
+            byte[] b = new byte[random.nextInt(7)];
+            for (int k = 0; k < b.length; k++) {
+                b[k] = random.nextBoolean() ? interesting[random.nextInt(interesting.length)] : (byte) random.nextInt(256);
+            }
+            assertEquals(reference(b), Utf8Token.check(b, 0, b.length), () -> java.util.HexFormat.of().formatHex(b));
+        }
+        // every code point once, as the JDK encodes it
+        for (int c = 0; c <= Character.MAX_CODE_POINT; c++) {
+            if (c < Character.MIN_SURROGATE || c > Character.MAX_SURROGATE) {
+                byte[] b = new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8);
+                assertEquals(reference(b), Utf8Token.check(b, 0, b.length), "U+" + Integer.toHexString(c));
+            }
+        }
+    }
+
+    /** The check as the codec made it before it checked in place: the JDK's strict decoder, then the token rule. */
+    private static int reference(byte[] b) {
+        String s;
+        try {
+            s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(b)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return Utf8Token.NOT_UTF8;
+        }
+        boolean token = !s.isEmpty() && s.codePoints().noneMatch(c -> c <= ' ' || Character.isWhitespace(c)
+                || Character.isISOControl(c));
+        return token ? Utf8Token.VALID : Utf8Token.NOT_A_TOKEN;
+    }
 }

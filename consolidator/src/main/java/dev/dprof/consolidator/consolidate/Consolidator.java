@@ -271,7 +271,7 @@ public final class Consolidator {
                             causal.unmatchedReceives(), causal.ambiguousKeys(), causal.matched().size() - unused,
                             unused, causal.barrierInstanceCount(), tcp(causal), causal.unmatched()),
                     written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()),
-                    weaving.toInfo());
+                    weaving.toInfo(), inventory.leftOut().stream().map(ProfileInfo.LeftOut::of).toList());
             Profile.writeInfo(options.out(), info);
             if (calibration != null) {
                 keepCalibration(calibrationDirs(options, inventory.processes().stream().map(RunInventory.Process::dir)

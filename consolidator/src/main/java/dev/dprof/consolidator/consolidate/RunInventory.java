@@ -1,7 +1,7 @@
 package dev.dprof.consolidator.consolidate;
 
 import dev.dprof.consolidator.read.Damage;
-import dev.dprof.consolidator.read.ProcessCensus;
+import dev.dprof.consolidator.read.LeftOutProcess;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
@@ -127,6 +127,7 @@ public final class RunInventory implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     final LongColumns communication = new LongColumns(7);
     private final List<String> problems = new ArrayList<>();
+    private final List<LeftOutProcess> leftOut = new ArrayList<>();
 
     /**
      * Scans every queue, several at a time (one task per process, as many at once as there are
@@ -150,7 +151,7 @@ public final class RunInventory implements AutoCloseable {
         }
         List<Object> opened = Parallel.invokeAll("dprof-open", opening, RuntimeException.class);
         List<ProcessQueue> readable = new ArrayList<>();
-        List<String> leftOut = new ArrayList<>();
+        List<LeftOutProcess> leftOut = new ArrayList<>();
         ReadException first = null;
         for (int i = 0; i < opened.size(); i++) {
             Object o = opened.get(i);
@@ -159,8 +160,7 @@ public final class RunInventory implements AutoCloseable {
             } else {
                 ReadException e = (ReadException) o;
                 first = first == null ? e : first;
-                leftOut.add(Damage.line(e.getMessage() + "; the process is left out, "
-                        + ProcessCensus.of(queues.get(i)).leftOut()));
+                leftOut.add(LeftOutProcess.of(queues.get(i), e));
             }
         }
         if (readable.isEmpty() && first != null) {
@@ -179,7 +179,8 @@ public final class RunInventory implements AutoCloseable {
             throw e;
         }
         RunInventory inventory = new RunInventory();
-        inventory.problems.addAll(leftOut);
+        inventory.leftOut.addAll(leftOut);
+        leftOut.forEach(l -> inventory.problems.add(l.line()));
         for (Scanned scanned : results) {
             inventory.processes.add(scanned.process);
             inventory.communication.addAll(scanned.communication);
@@ -211,6 +212,11 @@ public final class RunInventory implements AutoCloseable {
 
     public List<String> problems() {
         return problems;
+    }
+
+    /** The processes whose queues could not be opened, each with what its files say it recorded. */
+    public List<LeftOutProcess> leftOut() {
+        return leftOut;
     }
 
     public long events() {

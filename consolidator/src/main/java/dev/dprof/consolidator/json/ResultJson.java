@@ -44,6 +44,18 @@ public final class ResultJson {
         return n;
     }
 
+    /**
+     * What a causal replay says about processes whose clock has no rate bound (docs/BOUNDS.md, "No
+     * bound"): {@code noBound}, why its figures have no bound (null when they have), and
+     * {@code notReplayed[]}, the processes the replay ran without.
+     */
+    public static ObjectNode replay(ObjectNode root, String noBound, java.util.List<String> notReplayed) {
+        root.put("noBound", noBound);
+        ArrayNode processes = root.putArray("notReplayed");
+        notReplayed.forEach(processes::add);
+        return root;
+    }
+
     /** {@code node} with every number that is not finite replaced by null, in place. */
     public static <T extends JsonNode> T finite(T node) {
         if (node instanceof ObjectNode object) {

@@ -1,6 +1,7 @@
 package dev.dprof.consolidator.profile;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import dev.dprof.consolidator.read.LeftOutProcess;
 import java.util.List;
 import java.util.Map;
 
@@ -22,13 +23,49 @@ public record ProfileInfo(int formatVersion, String sync, String assumption, Str
                           double referenceTickHz, Window window, boolean truth, List<Process> processes,
                           List<Stream> streams, List<Region> regions, Messages messages, long events,
                           long causalityConflicts, long unboundedEvents, List<String> problems, Handoffs handoffs,
-                          Weaving weaving) {
+                          Weaving weaving, List<LeftOut> leftOut) {
 
     public static final int FORMAT_VERSION = 1;
 
     public ProfileInfo {
         handoffs = handoffs == null ? Handoffs.NONE : handoffs;
         weaving = weaving == null ? Weaving.NONE : weaving;
+        leftOut = leftOut == null ? List.of() : List.copyOf(leftOut);
+    }
+
+    /** A profile that left no process out. */
+    public ProfileInfo(int formatVersion, String sync, String assumption, String referenceDomain,
+                       double referenceTickHz, Window window, boolean truth, List<Process> processes,
+                       List<Stream> streams, List<Region> regions, Messages messages, long events,
+                       long causalityConflicts, long unboundedEvents, List<String> problems, Handoffs handoffs,
+                       Weaving weaving) {
+        this(formatVersion, sync, assumption, referenceDomain, referenceTickHz, window, truth, processes, streams,
+                regions, messages, events, causalityConflicts, unboundedEvents, problems, handoffs, weaving, List.of());
+    }
+
+    /**
+     * A process left out because its queue cannot be opened, and the events it recorded, all lost
+     * (the figure the damage line, {@code stats} and the report give).
+     *
+     * @param queue           the process's queue directory
+     * @param file            the file whose damage keeps the queue shut
+     * @param reason          why, in words
+     * @param lostEvents      the events its files say it recorded
+     * @param lostEventsExact false when damage hides more: {@code lostEvents} is then a lower bound
+     * @param countedBy       where the count comes from ({@code its end record}, {@code its batches and ring files} …)
+     */
+    public record LeftOut(String queue, String file, String reason, long lostEvents, boolean lostEventsExact,
+                          String countedBy) {
+        /** The entry of a process left out at reading. */
+        public static LeftOut of(LeftOutProcess p) {
+            return new LeftOut(p.queue().toString(), p.file().toString(), p.reason(), p.count().events(),
+                    p.count().exact(), p.count().source());
+        }
+
+        /** {@code N} or {@code at least N}, as the lines say it. */
+        public String lostPhrase() {
+            return (lostEventsExact ? "" : "at least ") + lostEvents;
+        }
     }
 
     /** A profile without a weaving report. */

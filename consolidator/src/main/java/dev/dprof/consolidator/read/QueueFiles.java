@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -98,6 +99,15 @@ final class QueueFiles {
 
         boolean cut() {
             return end > length - 4 || patches.stream().anyMatch(p -> p[1] == 0);
+        }
+    }
+
+    /** The first of {@code dir}'s queue files (by name, so by cycle): where Chronicle's header and the process header are. */
+    static Optional<Path> first(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(SUFFIX)).min(Comparator.naturalOrder());
+        } catch (IOException e) {
+            return Optional.empty();
         }
     }
 
@@ -218,7 +228,7 @@ final class QueueFiles {
                 document++;
             }
         } catch (IOException e) {
-            throw new ReadException(file + ": unreadable (" + e.getMessage() + ")");
+            throw new ReadException(file + ": unreadable (" + e.getMessage() + ")", file);
         }
     }
 

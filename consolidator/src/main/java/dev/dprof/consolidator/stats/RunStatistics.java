@@ -2,7 +2,7 @@ package dev.dprof.consolidator.stats;
 
 import dev.dprof.consolidator.read.Damage;
 import dev.dprof.consolidator.read.ProcessLoss;
-import dev.dprof.consolidator.read.ProcessCensus;
+import dev.dprof.consolidator.read.LeftOutProcess;
 import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
@@ -32,6 +32,7 @@ import java.util.Map;
 public final class RunStatistics {
     private final Map<String, RegionStats> regions = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
+    private final List<LeftOutProcess> leftOut = new ArrayList<>();
     private final RegionKinds kinds = new RegionKinds(problems);
     private final WeavingReports weaving = new WeavingReports();
     private long lostEvents;
@@ -56,10 +57,11 @@ public final class RunStatistics {
                 stats.add(queue);
             } catch (ReadException e) {
                 first = first == null ? e : first;
-                ProcessCensus.Count count = ProcessCensus.of(dir);
-                stats.problems.add(Damage.line(e.getMessage() + "; left out, " + count.leftOut()));
-                stats.lostEvents += count.events();
-                stats.lostExact &= count.exact();
+                LeftOutProcess left = LeftOutProcess.of(dir, e);
+                stats.problems.add(left.line());
+                stats.leftOut.add(left);
+                stats.lostEvents += left.count().events();
+                stats.lostExact &= left.count().exact();
             }
         }
         if (first != null && stats.processes == 0) {
@@ -129,6 +131,11 @@ public final class RunStatistics {
 
     public List<String> problems() {
         return problems;
+    }
+
+    /** The processes left out (their queues cannot be opened), each with what its files say it recorded. */
+    public List<LeftOutProcess> leftOut() {
+        return leftOut;
     }
 
     /** The YAML regions that matched no method, and the processes that cannot say. */

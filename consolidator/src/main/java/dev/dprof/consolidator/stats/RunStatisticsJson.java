@@ -3,11 +3,13 @@ package dev.dprof.consolidator.stats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.json.ResultJson;
+import dev.dprof.consolidator.profile.ProfileInfo;
 
 /**
  * The JSON form of {@link RunStatistics}, the one {@code dprof stats RUN_DIR… --json FILE} writes:
  * per region count and times in ns at each process's nominal rate (not bounds), what was lost
- * ({@code lostEventsExact} false when the count is a lower bound), and the weaving report in
+ * ({@code lostEventsExact} false when the count is a lower bound), the processes left out
+ * ({@code leftOut[]}, as in {@code profile.json}), and the weaving report in
  * {@code profile.json}'s form.
  */
 public final class RunStatisticsJson {
@@ -26,6 +28,7 @@ public final class RunStatisticsJson {
         root.put("lostEventsExact", stats.lostExact());
         root.put("events", stats.events());
         root.put("processes", stats.processes());
+        root.set("leftOut", ResultJson.tree(stats.leftOut().stream().map(ProfileInfo.LeftOut::of).toList()));
         root.put("openRegions", stats.openRegions());
         root.set("weaving", ResultJson.tree(stats.weaving().toInfo()));
         root.put("unit", "ns at the nominal tick rate");

@@ -104,7 +104,7 @@ public final class PointSync {
         ProfileInfo derived = new ProfileInfo(ProfileInfo.FORMAT_VERSION, method.label(), method.assumption(),
                 info.referenceDomain(), info.referenceTickHz(), info.window(), info.truth(), processes, info.streams(),
                 info.regions(), info.messages(), events, info.causalityConflicts(), 0, problems, info.handoffs(),
-                info.weaving());
+                info.weaving(), info.leftOut());
         Profile.writeInfo(out, derived);
         return derived;
     }

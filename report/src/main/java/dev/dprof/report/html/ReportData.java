@@ -121,6 +121,10 @@ public final class ReportData {
                         .put("outsideSpanEvents", p.calibration().outsideSpanEvents());
             }
         }
+        ArrayNode leftOut = n.putArray("leftOut");
+        info.leftOut().forEach(l -> leftOut.addObject().put("queue", l.queue()).put("file", l.file())
+                .put("reason", l.reason()).put("lostEvents", l.lostEvents()).put("lostEventsExact", l.lostEventsExact())
+                .put("countedBy", l.countedBy()));
         ArrayNode threads = n.putArray("threads");
         info.streams().forEach(s -> threads.addObject().put("index", s.index()).put("process", s.process())
                 .put("name", s.name()));

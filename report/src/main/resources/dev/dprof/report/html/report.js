@@ -18,7 +18,16 @@
 
   const fmt = (v, d = 3) => v === null || v === undefined || Number.isNaN(v) ? '–' : Number(v).toFixed(d);
   const pct = v => v === null || v === undefined ? '–' : (100 * v).toFixed(3) + '%';
-  const ms = ns => ns === null || ns === undefined ? '∞' : (ns / 1e6).toFixed(3);
+  const ms = ns => ns === null || ns === undefined ? 'no bound' : (ns / 1e6).toFixed(3);
+  // The replay's word on processes without a rate bound: why its figures have none, or whom it ran without.
+  function replayNote(sec, r) {
+    (r.notReplayed || []).forEach(p => sec.append(el('div', {class: 'note'}, 'Left out of the replay: ' + p)));
+    if (r.noBound) {
+      sec.append(el('div', {class: 'note'}, 'No bound: ' + r.noBound + '.'));
+      return true;
+    }
+    return false;
+  }
   const range = (lo, hi, f) => '[' + f(lo) + ', ' + f(hi) + ']';
 
   function el(tag, attrs, ...children) {
@@ -127,6 +136,10 @@
       p.frequencyWidthPpm === undefined ? '–' : fmt(p.frequencyWidthPpm, 4),
       p.slopeLow === null ? '–' : range(p.slopeLow, p.slopeHigh, v => fmt(v, 9)), p.lostEvents, p.ended ? 'yes' : 'no',
       p.clockCheck ?? '–']), true));
+    if (s.leftOut && s.leftOut.length) {
+      sec.append(table(['process left out', 'file', 'why', 'lost events', 'counted by'], s.leftOut.map(l => [l.queue,
+        l.file, l.reason, (l.lostEventsExact ? '' : 'at least ') + l.lostEvents, l.countedBy]), true));
+    }
     if (s.problems.length) {
       sec.append(el('div', {class: 'note'}, 'Problems: ' + s.problems.join('; ')));
     }
@@ -166,6 +179,9 @@
     const sec = section('whatif', 'What-if (dCOZ)', 'Predicted program speedup if a region got faster by the cut, '
       + 'causality respected; the band is the sound [lo, hi]. Span: ' + (w.from || 'first event') + ' → '
       + (w.to || 'last event') + '.');
+    if (replayNote(sec, w)) {
+      return;
+    }
     const box = el('div', {class: 'curves'});
     sec.append(box);
     w.curves.forEach((c, i) => {
@@ -192,6 +208,9 @@
     const sec = section('criticalPath', 'Critical path', 'Length [' + ms(c.lengthNsLo) + ', ' + ms(c.lengthNsHi)
       + '] ms. Share of the path per region (inclusive), and the path recomputed with a region at zero time '
       + '(critical-path zeroing). The timeline below highlights the path through the interval midpoints.');
+    if (replayNote(sec, c)) {
+      return;
+    }
     const shares = c.shares.filter(s => s.hi > 0);
     boundsChart(sec, shares.map(s => s.name), shares.map(s => s.lo), shares.map(s => s.hi), shares.map(s => s.truth),
       'share of the critical path');

@@ -32,7 +32,7 @@ final class CausalAnalysis {
     static Replays replay(Profile profile, List<Cut> cuts, int from, int to, int latency, CausalFacts facts)
             throws ProfileException {
         CausalReplay.Result bounds = CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.BOUNDS, facts);
-        CausalReplay.Result truth = profile.info().truth()
+        CausalReplay.Result truth = profile.info().truth() && bounds.noBound() == null
                 ? CausalReplay.run(profile, cuts, from, to, latency, CausalReplay.View.TRUTH, facts) : null;
         return new Replays(bounds, truth);
     }

@@ -248,10 +248,20 @@ final class CausalReplay {
      *                   the time the path spends outside any region on each thread
      * @param hopsLo     handoff edges on the critical path, bounds
      * @param widest     per stream, its widest program-order edge outside regions (null: none)
+     * @param noBound    null when the replay was made; else why it has no bound at all (the profile
+     *                   holds events of a process without a rate bound: a replay needs every duration),
+     *                   and every other figure here is empty
+     * @param notReplayed the processes without a rate bound whose events are not in the profile (the
+     *                   consolidator left them out): the replay runs without them, one line each
      */
     record Result(long spanLo, long spanHi, Gain[] gains, long[] cpLo, long[] cpHi, long pathLo, long pathHi,
                   int communication, int outside, List<Progress> progress, Latency latency, int threadOutside,
-                  long hopsLo, long hopsHi, Stretch[] widest) {
+                  long hopsLo, long hopsHi, Stretch[] widest, String noBound, List<String> notReplayed) {
+        /** A replay that cannot be bounded, and why. */
+        static Result noBound(String why) {
+            return new Result(0, 0, new Gain[0], new long[0], new long[0], 0, 0, -1, -1, List.of(), null, -1, 0, 0,
+                    new Stretch[0], why, List.of());
+        }
     }
 
     /** A handoff's source, kept until the last event that waits for it. */
@@ -372,12 +382,6 @@ final class CausalReplay {
             throws ProfileException {
         ProfileInfo info = profile.info();
         Rates rates = new Rates(info);
-        for (ProfileInfo.Process p : info.processes()) {
-            if (rates.high[p.index()] == null) {
-                throw new ProfileException("process " + p.host() + "-" + p.pid() + ": its clock has no rate bound "
-                        + "(calibration " + p.quality() + "), so no duration on it is bounded");
-            }
-        }
         if (view == View.TRUTH && !info.truth()) {
             throw new ProfileException(profile.dir() + ": the events carry no truth (the run's clocks were not simulated)");
         }
@@ -386,12 +390,35 @@ final class CausalReplay {
         try (ProfileEventsReader events = profile.events()) {
             ProfileEvent e = new ProfileEvent();
             while (events.next(e)) {
+                int process = replay.processOf(e);
+                if (view == View.BOUNDS && rates.high[process] == null) {
+                    // The duration of an edge on this thread has no upper end: no reduction, path or span is bounded.
+                    ProfileInfo.Process p = info.processes().get(process);
+                    return Result.noBound("process " + p.host() + "-" + p.pid() + " has events in the profile and its"
+                            + " clock has no rate bound (calibration " + p.quality() + "); the replay needs every"
+                            + " duration");
+                }
                 replay.accept(e);
             }
         } catch (IOException | FormatException e) {
             throw new ProfileException(profile.dir() + ": " + e.getMessage());
         }
-        return replay.finish(info);
+        List<String> notReplayed = new ArrayList<>();
+        for (ProfileInfo.Process p : info.processes()) {
+            if (rates.high[p.index()] == null) {
+                notReplayed.add(p.host() + "-" + p.pid() + ": no rate bound (calibration " + p.quality() + "), none of"
+                        + " its events in the profile; the replay runs without it, as without a process not profiled");
+            }
+        }
+        return replay.finish(info, notReplayed);
+    }
+
+    /** The process of an event's thread. */
+    private int processOf(ProfileEvent e) throws ProfileException {
+        if (e.stream < 0 || e.stream >= threads.length || threads[e.stream] == null) {
+            throw new ProfileException("an event of stream " + e.stream + ", which profile.json does not list");
+        }
+        return threads[e.stream].process;
     }
 
     private void accept(ProfileEvent e) throws ProfileException {
@@ -752,7 +779,7 @@ final class CausalReplay {
         }
     }
 
-    private Result finish(ProfileInfo info) throws ProfileException {
+    private Result finish(ProfileInfo info, List<String> notReplayed) throws ProfileException {
         List<Vertex> starts = new ArrayList<>();
         List<Vertex> ends = new ArrayList<>();
         long firstHi = Long.MAX_VALUE;
@@ -831,7 +858,7 @@ final class CausalReplay {
         }
         return new Result(Math.max(0, endLo - startHi), endHi - startLo, gains, cpLo, cpHi,
                 Math.max(0, endLo - pathStartHi), endHi - pathStartLo, communication, outside, points, transactions,
-                threadOutside, hopsLo, hopsHi, widest);
+                threadOutside, hopsLo, hopsHi, widest, null, List.copyOf(notReplayed));
     }
 
     /** The gain at the ends less the gain at the starts, as bounds. */

@@ -39,11 +39,22 @@ public final class CriticalPath {
      * @param handoffsOnPathLo handoff edges the path crosses, bounds (the min and max over the
      *                         candidates wherever the path is ambiguous at a join)
      * @param incomplete       what the recorded picture lacks, or null ({@link Incomplete})
+     * @param noBound          null when computed; else why the path has no bound (a process without a rate
+     *                         bound has events in the profile), every figure then empty or 0
+     * @param notReplayed      processes without a rate bound and without events in the profile, which the
+     *                         replay runs without, one line each
      */
     public record Result(long lengthTicksLo, long lengthTicksHi, Long lengthTicksTruth, List<Share> shares,
                          List<Zeroing> zeroing, String quality, String assumption, double referenceTickHz,
                          long handoffsOnPathLo, long handoffsOnPathHi, Double handoffsOnPathTruth,
-                         Incomplete incomplete, String from, String to) {
+                         Incomplete incomplete, String from, String to, String noBound, List<String> notReplayed) {
+        /** This result; for a caller that needs figures, why they have none as the error. */
+        public Result bounded() throws ProfileException {
+            if (noBound != null) {
+                throw new ProfileException(noBound);
+            }
+            return this;
+        }
     }
 
     public static final String COMMUNICATION = "(communication)";
@@ -69,6 +80,10 @@ public final class CriticalPath {
                 CausalAnalysis.regionIndex(info, to), facts);
         CausalReplay.Result b = replays.bounds();
         CausalReplay.Result t = replays.truth();
+        if (b.noBound() != null) {
+            return new Result(0, 0, null, List.of(), List.of(), CausalAnalysis.quality(info), info.assumption(),
+                    info.referenceTickHz(), 0, 0, null, null, from, to, b.noBound(), List.of());
+        }
         List<Share> shares = new ArrayList<>();
         for (int bucket = 0; bucket < b.threadOutside(); bucket++) {
             String name = bucket == b.communication() ? COMMUNICATION
@@ -90,6 +105,7 @@ public final class CriticalPath {
         zeroing.sort(Comparator.comparingDouble(Zeroing::savedLo).thenComparingDouble(Zeroing::savedHi).reversed());
         return new Result(b.pathLo(), b.pathHi(), t == null ? null : t.pathLo(), shares, zeroing,
                 CausalAnalysis.quality(info), info.assumption(), info.referenceTickHz(), b.hopsLo(), b.hopsHi(),
-                t == null ? null : (t.hopsLo() + t.hopsHi()) / 2.0, Incomplete.of(info, b, facts.handoffs()), from, to);
+                t == null ? null : (t.hopsLo() + t.hopsHi()) / 2.0, Incomplete.of(info, b, facts.handoffs()), from, to,
+                null, b.notReplayed());
     }
 }

@@ -8,8 +8,9 @@ import dev.dprof.consolidator.json.ResultJson;
  * The JSON form of {@link CriticalPath.Result}, the one {@code dprof analyze PROFILE critical-path
  * --json} prints and the report holds as {@code criticalPath}: the span, the path's length in ns,
  * each share of it (unit-free {@code lo, hi}, and in ns), zeroing per region, the handoff edges on
- * the path, the {@code incomplete} note ({@link Incomplete}'s own form, or null) and what the path
- * rests on; {@code truth} beside each where known.
+ * the path, the {@code incomplete} note ({@link Incomplete}'s own form, or null), the replay's
+ * {@code noBound} and {@code notReplayed} ({@link ResultJson#replay}; with {@code noBound} set the length
+ * and the handoffs on the path are null) and what the path rests on; {@code truth} beside each where known.
  */
 public final class CriticalPathJson {
     private CriticalPathJson() {
@@ -19,7 +20,9 @@ public final class CriticalPathJson {
         ObjectNode root = ResultJson.object();
         double nsPerTick = 1e9 / r.referenceTickHz();
         root.put("from", r.from()).put("to", r.to());
-        root.put("lengthNsLo", r.lengthTicksLo() * nsPerTick).put("lengthNsHi", r.lengthTicksHi() * nsPerTick);
+        boolean bounded = r.noBound() == null;
+        root.put("lengthNsLo", bounded ? r.lengthTicksLo() * nsPerTick : Double.NaN)
+                .put("lengthNsHi", bounded ? r.lengthTicksHi() * nsPerTick : Double.NaN);
         if (r.lengthTicksTruth() != null) {
             root.put("lengthNsTruth", r.lengthTicksTruth() * nsPerTick);
         }
@@ -34,9 +37,14 @@ public final class CriticalPathJson {
                     .put("newLengthNsLo", z.newLengthTicksLo() * nsPerTick)
                     .put("newLengthNsHi", z.newLengthTicksHi() * nsPerTick), "truth", z.truth());
         }
-        ResultJson.truth(root.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo()).put("hi", r.handoffsOnPathHi()),
-                "truth", r.handoffsOnPathTruth());
+        if (bounded) {
+            ResultJson.truth(root.putObject("handoffsOnPath").put("lo", r.handoffsOnPathLo())
+                    .put("hi", r.handoffsOnPathHi()), "truth", r.handoffsOnPathTruth());
+        } else {
+            root.putNull("handoffsOnPath");
+        }
         root.set("incomplete", ResultJson.tree(r.incomplete()));
+        ResultJson.replay(root, r.noBound(), r.notReplayed());
         root.put("quality", r.quality()).put("assumption", r.assumption());
         return ResultJson.finite(root);
     }

@@ -34,10 +34,24 @@ public final class WhatIf {
                              long gainTicksHi, List<ProgressSpeedup> progress, LatencySpeedup latency) {
     }
 
-    /** Predictions over one span, what they rest on, and what the recorded picture lacks ({@link Incomplete}, or null). */
+    /**
+     * Predictions over one span, what they rest on, and what the recorded picture lacks ({@link Incomplete}, or null).
+     *
+     * @param noBound     null when predicted; else why no prediction has a bound (a process without a rate
+     *                    bound has events in the profile), the span then NaN and the predictions empty
+     * @param notReplayed processes without a rate bound and without events in the profile, which the
+     *                    replay runs without, one line each
+     */
     public record Result(String from, String to, double spanNsLo, double spanNsHi, Double spanNsTruth,
                          List<Prediction> predictions, String quality, String assumption, double referenceTickHz,
-                         Incomplete incomplete) {
+                         Incomplete incomplete, String noBound, List<String> notReplayed) {
+        /** The predictions; for a caller that needs figures, why they have none as the error. */
+        public List<Prediction> boundedPredictions() throws ProfileException {
+            if (noBound != null) {
+                throw new ProfileException(noBound);
+            }
+            return predictions;
+        }
     }
 
     private WhatIf() {
@@ -79,7 +93,7 @@ public final class WhatIf {
         List<Prediction> ranked = new ArrayList<>(r.predictions());
         ranked.sort(Comparator.comparingDouble(Prediction::lo).thenComparingDouble(Prediction::hi).reversed());
         return new Result(r.from(), r.to(), r.spanNsLo(), r.spanNsHi(), r.spanNsTruth(), ranked, r.quality(),
-                r.assumption(), r.referenceTickHz(), r.incomplete());
+                r.assumption(), r.referenceTickHz(), r.incomplete(), r.noBound(), r.notReplayed());
     }
 
     /**
@@ -105,6 +119,10 @@ public final class WhatIf {
                 CausalAnalysis.regionIndex(info, to), latency, facts);
         CausalReplay.Result b = replays.bounds();
         CausalReplay.Result t = replays.truth();
+        if (b.noBound() != null) {
+            return new Result(from, to, Double.NaN, Double.NaN, null, List.of(), CausalAnalysis.quality(info),
+                    info.assumption(), info.referenceTickHz(), null, b.noBound(), List.of());
+        }
         List<Prediction> predictions = new ArrayList<>();
         for (int k = 0; k < cuts.size(); k++) {
             CausalReplay.Gain g = b.gains()[k];
@@ -129,6 +147,7 @@ public final class WhatIf {
         }
         return new Result(from, to, info.ticksToNanos(b.spanLo()), info.ticksToNanos(b.spanHi()),
                 t == null ? null : info.ticksToNanos(t.spanLo()), predictions, CausalAnalysis.quality(info),
-                info.assumption(), info.referenceTickHz(), Incomplete.of(info, b, facts.handoffs()));
+                info.assumption(), info.referenceTickHz(), Incomplete.of(info, b, facts.handoffs()), null,
+                b.notReplayed());
     }
 }

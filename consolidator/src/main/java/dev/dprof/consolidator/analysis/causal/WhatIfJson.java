@@ -10,7 +10,8 @@ import java.util.List;
  * prints and the report holds as {@code whatif}: the span in ns, per prediction the region, the
  * cut ({@code speedup}), the program speedup {@code lo, hi} (unit-free, {@code truth} when known),
  * the gain in ns, progress points' and a transaction region's speedups; the {@code incomplete} note
- * ({@link Incomplete}'s own form, or null) and what the predictions rest on.
+ * ({@link Incomplete}'s own form, or null), the replay's {@code noBound} and {@code notReplayed}
+ * ({@link ResultJson#replay}) and what the predictions rest on.
  */
 public final class WhatIfJson {
     private WhatIfJson() {
@@ -31,6 +32,7 @@ public final class WhatIfJson {
             predictions.add(prediction(r, p));
         }
         root.set("incomplete", ResultJson.tree(r.incomplete()));
+        ResultJson.replay(root, r.noBound(), r.notReplayed());
         root.put("quality", r.quality()).put("assumption", r.assumption());
         return ResultJson.finite(root);
     }
