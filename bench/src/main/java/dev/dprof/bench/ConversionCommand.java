@@ -56,6 +56,10 @@ final class ConversionCommand {
                     ratio >= TARGET ? "PASS" : "FAIL");
         }
         root.put("ratio", worst);
+        double build = DomainBuildCost.medianMillis();
+        root.put("buildMillisPerDomain", build).put("buildZeros", DomainBuildCost.ZEROS);
+        System.out.printf(Locale.ROOT, "building one domain's conversion, %d zeros a second apart (the checks included):"
+                + " %.1f ms thread CPU (median)%n", DomainBuildCost.ZEROS, build);
         root.put("jdk", Runtime.version().toString());
         if (json != null) {
             mapper.writeValue(json.toFile(), root);

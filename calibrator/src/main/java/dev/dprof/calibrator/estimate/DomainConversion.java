@@ -41,7 +41,7 @@ public final class DomainConversion {
     /** Ticks in {@code [boundedFrom, boundedTo]} get bounds: the span widened by the horizon. */
     private final long boundedFrom;
     private final long boundedTo;
-    /** Stretches of {@value DriftCheck#ZEROS} zeros that contradict the drift bound. */
+    /** Stretches of consecutive zeros that contradict the drift bound ({@link DriftCheck}). */
     private final List<DriftCheck.Violation> violations;
     /** The zeros in k1 order (for reports). */
     private final List<Zero> zeros;
@@ -178,7 +178,7 @@ public final class DomainConversion {
             double curvature = curvature(weaker, calibration, meanHigh, first, last);
             boolean all = true;
             for (DriftCheck.Violation v : violations) {
-                if (!DriftCheck.consistent(zeros, v.firstZero(), extra, curvature)) {
+                if (!DriftCheck.consistent(zeros, v.firstZero(), v.lastZero(), extra, curvature)) {
                     all = false;
                     break;
                 }
@@ -193,8 +193,9 @@ public final class DomainConversion {
     /**
      * The one zero that every violated stretch holds and without which no stretch is violated, or
      * -1 if there is none or more than one: a single false (forged, corrupted) zero among true
-     * ones shows this way. Only stretches near it are tested again: O(violations × {@value
-     * DriftCheck#ZEROS}) clips.
+     * ones shows this way. Only the stretches that hold the gap it leaves are tested again (every
+     * other one is a stretch of the full list that holds no violated zero, so it fits):
+     * O(violations × {@value DriftCheck#LONGEST}²) clips.
      */
     private static int suspect(List<Zero> zeros, List<LinePoint> extra, List<DriftCheck.Violation> violations,
                                double curvature) {
@@ -204,12 +205,9 @@ public final class DomainConversion {
         for (int j = from; j <= to; j++) {
             List<Zero> without = new ArrayList<>(zeros);
             without.remove(j);
-            boolean fits = true;
-            int lo = Math.max(0, j - DriftCheck.ZEROS + 1);
-            int hi = Math.min(without.size() - DriftCheck.ZEROS, j);
-            for (int first = lo; first <= hi && fits; first++) {
-                fits = DriftCheck.consistent(without, first, extra, curvature);
-            }
+            // The zero after the gap, or the one before it at the end: every stretch that spans the gap holds it.
+            boolean fits = without.isEmpty() || DriftCheck.consistentAround(without, Math.min(j, without.size() - 1),
+                    extra, curvature);
             if (fits) {
                 if (found >= 0) {
                     return -1; // two zeros each explain it: none is singled out
@@ -321,7 +319,7 @@ public final class DomainConversion {
 
     /**
      * Stretches {@code [from, to]} of node ticks whose data contradict the drift assumption: the
-     * {@value DriftCheck#ZEROS}-zero stretches that failed the check, or the window whose points
+     * stretches of consecutive zeros that failed the check, or the window whose points
      * no line fits.
      */
     public List<long[]> contradictedStretches() {
@@ -353,8 +351,8 @@ public final class DomainConversion {
                     + " (without it the zeros fit): a false or forged zero, or drift beyond the model around it",
                     zeros.get(suspect).epoch());
             return Optional.of(String.format(Locale.ROOT,
-                    "%d of %d stretches of %d zeros contradict it, the first at epochs %d–%d (%.3f–%.3f s after the first zero)%s",
-                    violations.size(), zeros.size() - DriftCheck.ZEROS + 1, DriftCheck.ZEROS,
+                    "%d of %d stretches of %d to %d consecutive zeros contradict it, the first at epochs %d–%d (%.3f–%.3f s after the first zero)%s",
+                    violations.size(), DriftCheck.stretchCount(zeros.size()), DriftCheck.ZEROS, DriftCheck.LONGEST,
                     zeros.get(v.firstZero()).epoch(), zeros.get(v.lastZero()).epoch(),
                     ((double) v.from() - spanFrom) / hz, ((double) v.to() - spanFrom) / hz, alone));
         }

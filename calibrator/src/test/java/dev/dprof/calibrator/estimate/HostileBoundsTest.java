@@ -231,6 +231,69 @@ class HostileBoundsTest {
     }
 
     /**
+     * A tick whose true parent value lies beyond the long range can only be "no bound": any finite
+     * bound is a long and misses it. The parent runs 128 times as fast as the node, its readings
+     * 2⁴⁵ (about 4.5 min of node time) below the top (or above the bottom) of the range at the zeros, the
+     * node's 2⁴¹ from it, so ticks minutes after the last zero (before the first) still fit the
+     * node's range while their truth no longer fits the parent's — where a sum that wraps would
+     * give a bound near the other end of the range.
+     */
+    @Test
+    void ticksWhoseTruthLeavesTheLongRangeGetNoBound() throws CalibrationException {
+        for (boolean top : new boolean[] {true, false}) {
+            long span = 10 * SECOND;
+            long rate = 128L << 32;
+            long nodeOffset = top ? Long.MAX_VALUE - (1L << 41) : Long.MIN_VALUE + (1L << 41) + span;
+            long parentOffset = top ? Long.MAX_VALUE - (1L << 45) - 128 * span : Long.MIN_VALUE + (1L << 45) + 128 * span;
+            Clock node = new Clock(1L << 32, nodeOffset, 0, 1, 0);
+            Clock parent = new Clock(rate, parentOffset, 0, 1, 0);
+            List<Zero> zeros = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                long t1 = i * span / 3;
+                zeros.add(new Zero(i, node.reading(t1), parent.reading(t1 + 5_000), node.reading(t1 + 10_000)));
+            }
+            DomainCalibration ref = new DomainCalibration("ref", Optional.empty(), "h", "rdtsc", 128.0 * HZ,
+                    Optional.empty(), List.of(), true);
+            DomainCalibration n = new DomainCalibration("node", Optional.of("ref"), "h", "rdtsc", HZ,
+                    Optional.empty(), zeros, true);
+            CalibrationSet set = CalibrationSet.of(List.of(ref, n), MODEL);
+            assertEquals(Quality.BOUNDED, set.quality("node"));
+            // Minutes beyond the zeros: the truth leaves the long range after about 4.5 min, the node's ticks after 36.
+            int count = 2000;
+            long[] ticks = new long[count];
+            int beyondRange = 0;
+            int boundedInRange = 0;
+            for (int i = 0; i < count; i++) {
+                long t = top ? span + i * (1800 * SECOND / count) : -(count - i) * (1800 * SECOND / count);
+                ticks[i] = node.reading(t);
+                Long truth = parent.reading(t);
+                TickConverter one = set.converter("node");
+                boolean bounded = one.convert(ticks[i]);
+                if (truth == null) {
+                    beyondRange++;
+                    assertTrue(!bounded, "tick " + ticks[i] + " whose truth is not a long got [" + one.lo() + ", " + one.hi() + "]");
+                } else if (bounded) {
+                    check("tick " + ticks[i], one.lo(), one.hi(), truth);
+                    boundedInRange++;
+                }
+            }
+            long[] lo = new long[count];
+            long[] hi = new long[count];
+            set.converter("node").convertSorted(ticks, count, lo, hi);
+            for (int i = 0; i < count; i++) {
+                long t = top ? span + i * (1800 * SECOND / count) : -(count - i) * (1800 * SECOND / count);
+                Long truth = parent.reading(t);
+                if (lo[i] != Long.MIN_VALUE) {
+                    assertTrue(truth != null, "bulk: tick " + ticks[i] + " whose truth is not a long got [" + lo[i] + ", " + hi[i] + "]");
+                    check("bulk tick " + ticks[i], lo[i], hi[i], truth);
+                }
+            }
+            assertTrue(beyondRange > count / 2, "most ticks' truth lies beyond the range: " + beyondRange);
+            assertTrue(boundedInRange > 0, "the ticks whose truth fits have bounds: " + boundedInRange);
+        }
+    }
+
+    /**
      * An offset that puts the zeros' readings within 2⁴⁰ of the top (or bottom) of the long range,
      * or anywhere in the middle.
      */

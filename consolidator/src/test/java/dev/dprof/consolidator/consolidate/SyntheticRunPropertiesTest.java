@@ -94,6 +94,31 @@ class SyntheticRunPropertiesTest {
     }
 
     /**
+     * A third of the messages reuse the key of the message before them, sent up to 60 µs after its
+     * receive (mismatched and duplicated messages): the bounds cannot order the two, and pairing
+     * the earlier receive with the later send is a false constraint that moves bounds off the
+     * truth (with the later send kept, as the matcher once did, events miss). A key sent twice
+     * must match nothing, and every event's bound must still hold.
+     */
+    @ParameterizedTest(name = "seed {0}, drift {1} ppm")
+    @MethodSource("runs")
+    void reusedKeysNeverMoveABoundOffTheTruth(long seed, double drift, @TempDir Path dir) throws Exception {
+        SyntheticRun.Result run = SyntheticRun.generate(spec(seed, drift).reusedKeys(0.35), dir);
+        Consolidated c = Consolidated.of(run, dir.resolve("profile"), "bounded:2.2");
+        ProfileInfo info = c.info();
+        long outside = 0;
+        for (ProfileEvent e : c.events()) {
+            if (!(e.lo <= e.truth && e.truth <= e.hi)) {
+                outside++;
+            }
+        }
+        assertEquals(0, outside, "events whose interval misses the truth");
+        assertEquals(0, info.unboundedEvents(), "every event bounded");
+        assertTrue(info.messages().ambiguousKeys() > 0, "keys sent twice: " + info.messages());
+        assertTrue(info.messages().matched() < run.messages(), "a key sent twice matches nothing: " + info.messages());
+    }
+
+    /**
      * Messages of 1–4 µs against intervals tens of µs wide: a receive's interval often starts before
      * its send's, so only causality, not the interval order, keeps them in order.
      */

@@ -108,6 +108,7 @@ public final class SyntheticRun {
         int straggler = -1;
         double stragglerFactor = 1.6;
         int messagesPerIteration = -1;
+        double reusedKeys;
         long bodyMicros = 2_000;
         long minLatencyMicros = MIN_LATENCY_US;
         int latencySpreadMicros = 45;
@@ -151,6 +152,16 @@ public final class SyntheticRun {
         /** Messages per iteration (default: one per worker thread). */
         public Spec messages(int perIteration) {
             messagesPerIteration = perIteration;
+            return this;
+        }
+
+        /**
+         * The share of messages that take the key of the message before them, sent up to 60 µs after
+         * that message's receive, where the bounds cannot order them: a matcher that paired the
+         * earlier receive with this later send would add a false constraint.
+         */
+        public Spec reusedKeys(double share) {
+            reusedKeys = share;
             return this;
         }
 
@@ -612,6 +623,7 @@ public final class SyntheticRun {
         }
         long key = 1;
         long messages = 0;
+        long lastReceiveAt = 0;
         for (int iteration = 0; iteration < spec.iterations; iteration++) {
             for (int g = 0; g < all; g++) {
                 Proc p = procs.get(g / threads);
@@ -638,9 +650,21 @@ public final class SyntheticRun {
                     continue;
                 }
                 long sendAt = from + random.nextLong(to - from + 1);
-                mail.get(s).add(new long[] {sendAt, EventCodes.SEND, SEND_ID, CHANNEL, key});
-                mail.get(r).add(new long[] {sendAt + latency, EventCodes.RECEIVE, RECEIVE_ID, CHANNEL, key});
-                key++;
+                long k = key;
+                if (spec.reusedKeys > 0 && lastReceiveAt > 0 && random.nextDouble() < spec.reusedKeys) {
+                    // The last message's key again, sent just after that message's receive.
+                    long again = lastReceiveAt + 1 + random.nextLong(60 * US);
+                    if (again >= from && again <= to) {
+                        sendAt = again;
+                        k = key - 1;
+                    }
+                }
+                if (k == key) {
+                    key++;
+                }
+                mail.get(s).add(new long[] {sendAt, EventCodes.SEND, SEND_ID, CHANNEL, k});
+                mail.get(r).add(new long[] {sendAt + latency, EventCodes.RECEIVE, RECEIVE_ID, CHANNEL, k});
+                lastReceiveAt = sendAt + latency;
                 messages++;
             }
             long release = Long.MIN_VALUE;
