@@ -3,6 +3,7 @@ package dev.dprof.it;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.dprof.settings.TestSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import java.util.stream.Stream;
  * {@code CI=true}: CI must not pass by skipping what only a modern JDK can show.
  */
 final class Jdks {
-    static final String PROPERTY = "dprof.modernJdk";
     private static final Pattern VERSION = Pattern.compile("JAVA_VERSION=\"(\\d+)");
 
     private Jdks() {
@@ -27,18 +27,17 @@ final class Jdks {
     /** The JDK 21+ home the tests use; skips (or fails under CI) when there is none. */
     static Path modern() throws IOException {
         Optional<Path> found = find();
-        if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail("CI=true and no JDK 21 or later under /usr/lib/jvm (or -D" + PROPERTY + "=HOME)");
+        if (found.isEmpty() && TestSettings.ci()) {
+            fail("CI=true and no JDK 21 or later under /usr/lib/jvm (or -D" + TestSettings.MODERN_JDK_PROPERTY + "=HOME)");
         }
         assumeTrue(found.isPresent(), "no JDK 21 or later under /usr/lib/jvm: the checks on it are skipped");
         return found.get();
     }
 
     private static Optional<Path> find() throws IOException {
-        String named = System.getProperty(PROPERTY);
-        if (named != null) {
-            Path home = Path.of(named);
-            return feature(home) >= 21 ? Optional.of(home) : Optional.empty();
+        Optional<Path> named = TestSettings.modernJdk();
+        if (named.isPresent()) {
+            return feature(named.get()) >= 21 ? named : Optional.empty();
         }
         Path jvms = Path.of("/usr/lib/jvm");
         if (!Files.isDirectory(jvms)) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.dprof.settings.TestSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,10 +49,11 @@ final class HostJvm {
 
     /** The JDK of this feature release (the newest of them at or above it when {@code orLater}). */
     static Path jdk(int feature, boolean orLater) throws IOException {
-        String named = System.getProperty("dprof.jdk" + feature);
-        Optional<Path> found = named != null ? Optional.of(Path.of(named)) : find(feature, orLater);
-        if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail("CI=true and no JDK " + feature + (orLater ? "+" : "") + " under /usr/lib/jvm (or -Ddprof.jdk" + feature + "=HOME)");
+        Optional<Path> named = TestSettings.jdkHome(feature);
+        Optional<Path> found = named.isPresent() ? named : find(feature, orLater);
+        if (found.isEmpty() && TestSettings.ci()) {
+            fail("CI=true and no JDK " + feature + (orLater ? "+" : "") + " under /usr/lib/jvm (or -D"
+                    + TestSettings.JDK_HOME_PROPERTY_PREFIX + feature + "=HOME)");
         }
         assumeTrue(found.isPresent(), "no JDK " + feature + " under /usr/lib/jvm: skipped");
         return found.get();
@@ -80,13 +82,6 @@ final class HostJvm {
         }
     }
 
-    static String requiredProperty(String name) {
-        String value = System.getProperty(name);
-        if (value == null) {
-            fail("system property " + name + " is not set: run the integration tests through Maven (failsafe)");
-        }
-        return value;
-    }
 
     /** Runs {@code java OPTIONS -cp <host class path> MAIN ARGS} with the JDK at {@code home}. */
     static Output run(Path home, List<String> options, Class<?> main, Path dir, String... args)
@@ -94,7 +89,7 @@ final class HostJvm {
         List<String> command = new ArrayList<>();
         command.add(home.resolve("bin/java").toString());
         command.addAll(options);
-        command.addAll(List.of("-cp", requiredProperty("dprof.host.classpath"), main.getName()));
+        command.addAll(List.of("-cp", TestSettings.hostClasspath(), main.getName()));
         command.addAll(List.of(args));
         Files.createDirectories(dir);
         Path out = dir.resolve("stdout.txt");
@@ -113,6 +108,6 @@ final class HostJvm {
 
     /** {@code -javaagent:dprof.jar=config=CONFIG,out=OUT}. */
     static String agent(Path config, Path out) {
-        return "-javaagent:" + requiredProperty("dprof.jar") + "=config=" + config + ",out=" + out;
+        return "-javaagent:" + TestSettings.agentJar() + "=config=" + config + ",out=" + out;
     }
 }

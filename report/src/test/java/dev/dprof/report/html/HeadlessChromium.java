@@ -1,5 +1,6 @@
 package dev.dprof.report.html;
 
+import dev.dprof.settings.TestSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,15 +40,7 @@ final class HeadlessChromium {
     }
 
     private static Path onPath() {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-            for (String name : NAMES) {
-                Path p = Path.of(dir, name);
-                if (Files.isExecutable(p)) {
-                    return p;
-                }
-            }
-        }
-        return null;
+        return TestSettings.onPath(NAMES).orElse(null);
     }
 
     /** The page's DOM after its scripts ran. */
