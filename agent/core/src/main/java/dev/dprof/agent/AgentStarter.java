@@ -234,8 +234,8 @@ final class AgentStarter {
     }
 
     /**
-     * On attach, the woven line, on the application's stderr and, through {@link DprofSettings#ATTACH_REPORT_PROPERTY}, to
-     * {@code dprof attach}, which prints it too. (The start line's count used to be the region table's
+     * On attach, the woven line, on the application's stderr and, through
+     * {@link DprofSettings#ATTACH_REPORT_PROPERTY}, to {@code dprof attach}, which prints it too. (The start line's count used to be the region table's
      * size, which on attach already held the TCP regions of the JDK's loaded socket classes: 35 where
      * the same file gave 33 at start.)
      */
