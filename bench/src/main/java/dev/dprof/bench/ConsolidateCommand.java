@@ -28,8 +28,8 @@ import java.util.Properties;
  *
  * <ol>
  * <li>Two synthetic runs are written as real queues and calibration files by {@code SyntheticRun}
- * (module {@code synthetic}, in a JVM of its own): P processes in P simulated clock domains, T worker threads each, a
- * BSP workload of I iterations with one message per worker per iteration between processes. The
+ * (module {@code synthetic}, in a JVM of its own): P processes in P simulated clock domains, T
+ * worker threads each, a BSP workload of I iterations with one message per worker per iteration between processes. The
  * large run holds N events, the small one N/10 — same processes, threads, iterations, messages
  * and real duration, only denser instrumentation.</li>
  * <li>Every consolidation runs in a fresh JVM with {@code -Xms = -Xmx = SIZE} ({@link ConsolidateFork}) and
