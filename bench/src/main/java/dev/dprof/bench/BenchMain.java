@@ -1,7 +1,11 @@
 package dev.dprof.bench;
 
+import dev.dprof.settings.DprofSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code ./dprof bench COMMAND …}: the benchmarks, each a command. The launcher passes
@@ -39,6 +43,20 @@ public final class BenchMain {
             case "startup" -> StartupCommand.run(args.subList(1, args.size()));
             default -> usage("unknown benchmark '" + args.get(0) + "'");
         };
+    }
+
+    /**
+     * The agent jar the benchmarks attach ({@link DprofSettings#agentJar()}, which {@code ./dprof}
+     * sets); null, after saying why, when it is not set or missing.
+     */
+    static Path agentJar() {
+        Optional<Path> jar = DprofSettings.agentJar();
+        if (jar.isEmpty() || !Files.isRegularFile(jar.get())) {
+            System.err.println("dprof bench: the agent jar is missing (-D" + DprofSettings.AGENT_JAR_PROPERTY + "="
+                    + jar.map(Path::toString).orElse("") + "); run through ./dprof bench, which builds it");
+            return null;
+        }
+        return jar.get().toAbsolutePath();
     }
 
     static int usage(String problem) {

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dprof.settings.DprofSettings;
+import dev.dprof.synthetic.SyntheticRunMain;
 import java.io.File;
 import java.io.IOException;
 import java.io.Reader;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -26,17 +27,16 @@ import java.util.Properties;
  * consolidation from disk with FreeZer.
  *
  * <ol>
- * <li>Two synthetic runs are written as real queues and calibration files by the consolidator's test
- * fixture {@code SyntheticRun} (in a JVM of its own, from {@code consolidator/target/test-classes},
- * which {@code ./dprof} builds): P processes in P simulated clock domains, T worker threads each, a
- * BSP workload of I iterations with one message per worker per iteration between processes. The
+ * <li>Two synthetic runs are written as real queues and calibration files by {@code SyntheticRun}
+ * (module {@code synthetic}, in a JVM of its own): P processes in P simulated clock domains, T
+ * worker threads each, a BSP workload of I iterations with one message per worker per iteration between processes. The
  * large run holds N events, the small one N/10 — same processes, threads, iterations, messages
  * and real duration, only denser instrumentation.</li>
  * <li>Every consolidation runs in a fresh JVM with {@code -Xms = -Xmx = SIZE} ({@link ConsolidateFork}) and
  * the class-data archive that one untimed run wrote (as {@code ./dprof} maps its own after its first run),
  * R times each, the modes interleaved: {@code product} ({@code Consolidator.run}, the figure),
- * {@code sound} and {@code point} (the same pipeline copied in test scope, with the sound conversion
- * or a least-squares line {@code a + b·k}), and {@code product} on the small run.</li>
+ * {@code sound} and {@code point} (the same pipeline through {@code ConversionVariants}, with the sound
+ * conversion or a least-squares line {@code a + b·k}), and {@code product} on the small run.</li>
  * </ol>
  * Figures (medians over R): {@code eventsPerSec} = N ÷ wall time of the consolidation (read,
  * convert, merge, write; no JVM start-up); {@code peakHeapMb}/{@code peakHeapMbSmall}: the sum of
@@ -48,7 +48,7 @@ final class ConsolidateCommand {
     static final double TARGET_SOUND_VS_POINT = 1.10;
     /** "The same within noise": the large run's peak at most this much above the small run's. */
     static final double HEAP_TOLERANCE = 1.15;
-    static final String GENERATOR = "dev.dprof.consolidator.synthetic.SyntheticRunMain";
+    static final String GENERATOR = SyntheticRunMain.class.getName();
     static final String DRIFT = "bounded:1";
     static final long BODY_MICROS = 20_000;
     static final long SEED = 1;
@@ -113,21 +113,13 @@ final class ConsolidateCommand {
             return BenchMain.usage("consolidate: need ≥ 2 processes, ≥ 1 thread, ≥ 1 iteration and repeat, and"
                     + " events ≥ 10 × processes × threads × iterations");
         }
-        Path testClasses = testClasses("consolidate");
-        if (testClasses == null) {
-            return 1;
-        }
         boolean temporary = work == null;
         if (temporary) {
             work = Files.createTempDirectory("dprof-bench-consolidate-");
         }
         Plan plan = new Plan(events, processes, threads, iterations, repeats, xmx, truth);
         try {
-            String classPath = snapshotClassPath(testClasses, work, "consolidate");
-            if (classPath == null) {
-                return 1;
-            }
-            return measure(plan, classPath, work, json, jfr);
+            return measure(plan, snapshotClassPath(work), work, json, jfr);
         } finally {
             if (temporary && !keep) {
                 deleteTree(work);
@@ -137,33 +129,13 @@ final class ConsolidateCommand {
         }
     }
 
-    /** The consolidator's test classes, which hold the trace generator; null, after saying why, if it is missing. */
-    static Path testClasses(String bench) {
-        Path testClasses = Path.of(System.getProperty("dprof.home", "."), "consolidator", "target", "test-classes");
-        if (!Files.isRegularFile(testClasses.resolve(GENERATOR.replace('.', '/') + ".class"))) {
-            System.err.println("dprof bench " + bench + ": the trace generator is missing from " + testClasses
-                    + " (the consolidator's test classes); run through ./dprof bench, which builds them"
-                    + " (mvn -B install -DskipTests compiles test classes too)");
-            return null;
-        }
-        return testClasses;
-    }
-
     /**
-     * The class path for the forks, copied into {@code work}: the consolidator's test classes (the
-     * trace generator) as one jar, and this JVM's jars, so that builds running meanwhile (mvn test,
-     * mvn install) cannot wipe or replace them under running forks, and so that the class path holds
-     * only jars, as class-data sharing requires. Null, after saying why, if the copy changed while
-     * being made.
+     * The class path for the forks: this JVM's jars (the bench jar holds the trace generator and the
+     * consolidator), copied into {@code work}, so that builds running meanwhile (mvn install) cannot
+     * replace them under running forks, and so that the class path holds only jars, as class-data
+     * sharing requires.
      */
-    static String snapshotClassPath(Path testClasses, Path work, String bench) throws IOException {
-        Path snapshot = work.resolve("test-classes.jar");
-        java.util.Set<String> entries = jarTree(testClasses, snapshot);
-        if (!entries.contains(GENERATOR.replace('.', '/') + ".class")
-                || !entries.contains(ConsolidateFork.VARIANTS.replace('.', '/') + ".class")) {
-            System.err.println("dprof bench " + bench + ": " + testClasses + " changed while being copied; run again");
-            return null;
-        }
+    static String snapshotClassPath(Path work) throws IOException {
         StringBuilder jars = new StringBuilder();
         int n = 0;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -175,7 +147,7 @@ final class ConsolidateCommand {
             }
             jars.append(jars.length() == 0 ? "" : File.pathSeparator).append(source);
         }
-        return jars + File.pathSeparator + snapshot;
+        return jars.toString();
     }
 
     private static String value(List<String> args, int i, String option) {
@@ -322,7 +294,7 @@ final class ConsolidateCommand {
         return medians;
     }
 
-    /** {@code java} with this JVM's flags (the --add-opens Chronicle needs), a fixed heap, the class path. */
+    /** {@code java} with the JVM flags Chronicle needs, a fixed heap, the class path. */
     static List<String> javaCommand(String classPath, String heap, Path jfr) {
         return javaCommand(classPath, heap, jfr, List.of());
     }
@@ -331,12 +303,7 @@ final class ConsolidateCommand {
     static List<String> javaCommand(String classPath, String heap, Path jfr, List<String> flags) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!a.startsWith("-Xmx") && !a.startsWith("-Xms") && !a.startsWith("-XX:StartFlightRecording")
-                    && !a.startsWith("-agentlib") && !a.startsWith("-javaagent")) {
-                cmd.add(a);
-            }
-        }
+        cmd.addAll(DprofSettings.chronicleJvmFlags());
         cmd.add("-Xms" + heap);
         cmd.add("-Xmx" + heap);
         cmd.addAll(flags);
@@ -455,7 +422,7 @@ final class ConsolidateCommand {
                 String.format(Locale.ROOT, "%.3f", f.soundVsPointRatioCpu()), "soundVsPointRatio from thread CPU times");
         System.out.printf(Locale.ROOT, "  %-20s %-26s %s%n", "(copy vs product)",
                 String.format(Locale.ROOT, "%.3f", f.copyVsProduct()),
-                "time of the test-scope copy (sound) ÷ Consolidator.run: the copy is faithful near 1");
+                "time of ConversionVariants (sound) ÷ Consolidator.run: the copy is faithful near 1");
         for (String mode : List.of("sound", "point")) {
             Map<String, Double> phases = phaseMedians(runs, mode);
             if (!phases.isEmpty()) {
@@ -467,22 +434,6 @@ final class ConsolidateCommand {
         f.seconds().forEach((k, v) -> System.out.printf(Locale.ROOT, "  %-20s wall %s s, thread cpu %s s%n", "(" + k + ")",
                 Arrays.toString(Arrays.stream(v).map(x -> Math.round(x * 1000) / 1000.0).toArray()),
                 Arrays.toString(Arrays.stream(f.cpuSeconds().get(k)).map(x -> Math.round(x * 1000) / 1000.0).toArray())));
-    }
-
-    /** Writes every file under {@code from} into the jar {@code to}; returns the entries written. */
-    static java.util.Set<String> jarTree(Path from, Path to) throws IOException {
-        java.util.Set<String> written = new java.util.HashSet<>();
-        try (java.util.stream.Stream<Path> all = Files.walk(from);
-             java.util.jar.JarOutputStream jar = new java.util.jar.JarOutputStream(Files.newOutputStream(to))) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                String name = from.relativize(p).toString().replace(File.separatorChar, '/');
-                jar.putNextEntry(new java.util.jar.JarEntry(name));
-                Files.copy(p, jar);
-                jar.closeEntry();
-                written.add(name);
-            }
-        }
-        return written;
     }
 
     static void deleteTree(Path root) throws IOException {

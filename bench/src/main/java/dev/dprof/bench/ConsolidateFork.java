@@ -3,6 +3,7 @@ package dev.dprof.bench;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.dprof.calibrator.estimate.DriftModels;
 import dev.dprof.consolidator.consolidate.Consolidator;
+import dev.dprof.consolidator.consolidate.ConversionVariants;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import java.io.Writer;
 import java.lang.management.GarbageCollectorMXBean;
@@ -10,7 +11,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
-import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -26,8 +26,7 @@ import javax.management.openmbean.CompositeData;
  * One consolidation in a JVM of its own (started by {@link ConsolidateCommand} with a fixed heap):
  * {@code ConsolidateFork MODE RUN_DIR CALIBRATION_DIR OUT_DIR RESULT_FILE DRIFT}. Modes:
  * {@code product} runs {@link Consolidator#run} (FreeZer); {@code sound} and {@code point} run the
- * test-scope copy of the pipeline ({@code ConversionVariants}, loaded from the consolidator's test
- * classes on the class path) with the sound or a plain linear conversion.
+ * same pipeline through {@link ConversionVariants} with the sound or a plain linear conversion.
  *
  * <p>Writes to RESULT_FILE: the wall time of the consolidation alone (from the call to its return:
  * read, convert, merge, write; JVM start-up excluded), the CPU time of the thread that ran it (the
@@ -37,8 +36,6 @@ import javax.management.openmbean.CompositeData;
  * and the largest heap occupancy right after a collection (from GC notifications: the live set).
  */
 public final class ConsolidateFork {
-    static final String VARIANTS = "dev.dprof.consolidator.consolidate.ConversionVariants";
-
     private ConsolidateFork() {
     }
 
@@ -93,15 +90,7 @@ public final class ConsolidateFork {
                 }
                 yield info.events();
             }
-            case "sound", "point" -> {
-                try {
-                    yield (Long) Class.forName(VARIANTS)
-                            .getMethod("run", Path.class, Path.class, Path.class, String.class, String.class)
-                            .invoke(null, runs, calibration, out, mode, drift);
-                } catch (InvocationTargetException e) {
-                    throw e.getCause() instanceof Exception x ? x : e;
-                }
-            }
+            case "sound", "point" -> ConversionVariants.run(runs, calibration, out, mode, drift);
             default -> throw new IllegalArgumentException("mode product|sound|point, not " + mode);
         };
         long ns = System.nanoTime() - t0;
@@ -110,9 +99,7 @@ public final class ConsolidateFork {
 
         Map<String, Long> phases = new LinkedHashMap<>();
         if (!mode.equals("product")) {
-            @SuppressWarnings("unchecked")
-            Map<String, Long> copy = (Map<String, Long>) Class.forName(VARIANTS).getField("PHASES").get(null);
-            phases.putAll(copy);
+            phases.putAll(ConversionVariants.PHASES);
         }
         long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
         Properties p = new Properties();

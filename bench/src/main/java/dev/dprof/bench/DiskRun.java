@@ -2,9 +2,9 @@ package dev.dprof.bench;
 
 import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.io.Reader;
-import java.lang.management.ManagementFactory;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,8 +44,7 @@ final class DiskRun {
     static Result run(Path agentJar, Path yaml, Path out, long calls) throws IOException, InterruptedException, ReadException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // the same flags as this JVM (the --add-opens Chronicle needs), as JMH's forks get them
-        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.addAll(DprofSettings.chronicleJvmFlags());
         cmd.add(ProbeConfig.javaagent(agentJar, yaml, out));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

@@ -58,19 +58,12 @@ final class ExportCommand {
                 }
             }
         }
-        Path testClasses = ConsolidateCommand.testClasses("export");
-        if (testClasses == null) {
-            return 1;
-        }
         boolean temporary = work == null;
         if (temporary) {
             work = Files.createTempDirectory("dprof-bench-export-");
         }
         try {
-            String classPath = ConsolidateCommand.snapshotClassPath(testClasses, work, "export");
-            if (classPath == null) {
-                return 1;
-            }
+            String classPath = ConsolidateCommand.snapshotClassPath(work);
             ConsolidateCommand.Plan plan = new ConsolidateCommand.Plan(events, processes, threads, iterations, repeats,
                     xmx, false);
             return measure(plan, budget, work, classPath);

@@ -53,13 +53,10 @@ final class HandoffCommand {
         if (rounds < 1) {
             return BenchMain.usage("--rounds needs a positive number");
         }
-        String jarProperty = System.getProperty("dprof.jar");
-        if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
-            System.err.println("dprof bench: the agent jar is missing (-Ddprof.jar=" + jarProperty
-                    + "); run through ./dprof bench, which builds it");
+        Path agentJar = BenchMain.agentJar();
+        if (agentJar == null) {
             return 1;
         }
-        Path agentJar = Path.of(jarProperty).toAbsolutePath();
         Path work = Files.createTempDirectory("dprof-bench-handoff-");
         Path yaml = Files.writeString(work.resolve("dprof.yaml"), "# no regions: only the handoffs\n");
         OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);

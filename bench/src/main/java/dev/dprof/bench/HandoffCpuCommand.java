@@ -1,8 +1,8 @@
 package dev.dprof.bench;
 
 import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,13 +55,10 @@ final class HandoffCpuCommand {
         if (rounds < 1 || handoffs < 1) {
             return BenchMain.usage("--rounds and --handoffs need a positive number");
         }
-        String jarProperty = System.getProperty("dprof.jar");
-        if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
-            System.err.println("dprof bench: the agent jar is missing (-Ddprof.jar=" + jarProperty
-                    + "); run through ./dprof bench, which builds it");
+        Path agentJar = BenchMain.agentJar();
+        if (agentJar == null) {
             return 1;
         }
-        Path agentJar = Path.of(jarProperty).toAbsolutePath();
         Path work = Files.createTempDirectory("dprof-bench-handoff-cpu-");
         // Rings of the probe benchmark (256 MiB): nothing is dropped while one thread records tens of
         // millions of events a second and the drainer shares a loaded machine.
@@ -121,8 +118,7 @@ final class HandoffCpuCommand {
         Files.createDirectories(out);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // the same flags as this JVM (the --add-opens Chronicle needs), as JMH's forks get them
-        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.addAll(DprofSettings.chronicleJvmFlags());
         if (!variant.equals("none")) {
             cmd.add(ProbeConfig.javaagent(agentJar, yaml, out) + ",handoffs=" + variant);
         }

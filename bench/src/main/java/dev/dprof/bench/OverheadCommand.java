@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.read.RunDirs;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
@@ -128,15 +130,17 @@ final class OverheadCommand {
         if (runs < 1 || warmup < 0 || workers < 1 || threads < 1) {
             return BenchMain.usage("overhead: --runs, --workers and --threads must be at least 1, --warmup at least 0");
         }
-        String home = System.getProperty("dprof.home");
-        String jar = System.getProperty("dprof.jar");
-        if (home == null || jar == null || !Files.isRegularFile(Path.of(jar))) {
-            System.err.println("dprof bench: dprof.home / dprof.jar not set or the agent jar is missing (" + jar
-                    + "); run through ./dprof bench, which builds it");
+        Path jar = BenchMain.agentJar();
+        if (jar == null) {
             return 1;
         }
-        Path examples = Path.of(home, "examples", "target", "dprof-examples.jar");
-        Path yaml = config != null ? config : Path.of(home).resolve(YAML.get(app));
+        Optional<Path> home = DprofSettings.home();
+        if (home.isEmpty()) {
+            System.err.println("dprof bench: " + DprofSettings.HOME_PROPERTY + " is not set; run through ./dprof bench");
+            return 1;
+        }
+        Path examples = home.get().resolve("examples/target/dprof-examples.jar");
+        Path yaml = config != null ? config : home.get().resolve(YAML.get(app));
         for (Path p : List.of(examples, yaml)) {
             if (!Files.isRegularFile(p)) {
                 System.err.println("dprof bench: " + p + " is missing; build with"
@@ -148,7 +152,7 @@ final class OverheadCommand {
                 List.copyOf(jvmArgs), json, keep);
         Path work = Files.createTempDirectory("dprof-overhead-");
         try {
-            return measure(plan, Path.of(jar).toAbsolutePath(), examples, yaml, work);
+            return measure(plan, jar, examples, yaml, work);
         } finally {
             if (keep) {
                 System.out.println("dprof bench: kept " + work);

@@ -88,13 +88,10 @@ final class ProbeCommand {
                 }
             }
         }
-        String jarProperty = System.getProperty("dprof.jar");
-        if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
-            System.err.println("dprof bench: the agent jar is missing (-Ddprof.jar=" + jarProperty
-                    + "); run through ./dprof bench, which builds it");
+        Path agentJar = BenchMain.agentJar();
+        if (agentJar == null) {
             return 1;
         }
-        Path agentJar = Path.of(jarProperty).toAbsolutePath();
         Plan plan = quick ? Plan.QUICK : Plan.FULL;
         Path work = Files.createTempDirectory("dprof-bench-");
         try {

@@ -3,6 +3,7 @@ package dev.dprof.bench;
 import dev.dprof.agent.bootstrap.NativeClock;
 import dev.dprof.agent.bootstrap.NativeRing;
 import dev.dprof.format.EventCodes;
+import dev.dprof.settings.DprofSettings;
 import org.openjdk.jmh.annotations.CompilerControl;
 
 /**
@@ -31,10 +32,10 @@ import org.openjdk.jmh.annotations.CompilerControl;
  */
 public final class ProbeTargets {
     /**
-     * Events in the {@link #limit()} ring: 2^16 slots of 16 bytes, 1 MiB, unless the system property
-     * {@code dprof.bench.limitEvents} (a power of two; for experiments only) says otherwise.
+     * Events in the {@link #limit()} ring: 2^16 slots of 16 bytes, 1 MiB, unless
+     * {@link DprofSettings#BENCH_LIMIT_EVENTS_PROPERTY} (a power of two; for experiments only) says otherwise.
      */
-    static final int LIMIT_EVENTS = limitEvents();
+    static final int LIMIT_EVENTS = DprofSettings.benchLimitEvents();
     private static final int LIMIT_ENTER = EventCodes.ENTER | 1 << EventCodes.REGION_SHIFT;
     private static final int LIMIT_EXIT = EventCodes.EXIT | 1 << EventCodes.REGION_SHIFT;
     /** Two longs per event: tick, header. */
@@ -42,11 +43,6 @@ public final class ProbeTargets {
     static long limitCursor;
 
     private ProbeTargets() {
-    }
-
-    private static int limitEvents() {
-        int n = Integer.getInteger("dprof.bench.limitEvents", 1 << 16);
-        return n > 0 && (n & (n - 1)) == 0 ? n : 1 << 16;
     }
 
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)

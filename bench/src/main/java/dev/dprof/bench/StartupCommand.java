@@ -102,10 +102,8 @@ final class StartupCommand {
             System.err.println("dprof bench startup: no java in " + jdk + " (give --jdk HOME)");
             return 2;
         }
-        String jarProperty = System.getProperty("dprof.jar");
-        if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
-            System.err.println("dprof bench: the agent jar is missing (-Ddprof.jar=" + jarProperty
-                    + "); run through ./dprof bench, which builds it");
+        Path agentJar = BenchMain.agentJar();
+        if (agentJar == null) {
             return 1;
         }
         if (!Files.isExecutable(TASKSET)) {
@@ -115,7 +113,6 @@ final class StartupCommand {
         if (cpus == null) {
             cpus = "0-" + (Runtime.getRuntime().availableProcessors() - 1);
         }
-        Path agentJar = Path.of(jarProperty).toAbsolutePath();
         Path work = Files.createTempDirectory("dprof-bench-startup-");
         try {
             return measure(runs, java, cpus, agentJar, agentArgs, json, work);

@@ -54,7 +54,10 @@ final class VirtualThreadCommand {
             System.err.println("dprof bench vthreads: no JDK 21 or later (give --jdk HOME)");
             return 2;
         }
-        Path agentJar = Path.of(System.getProperty("dprof.jar", "agent/jar/target/dprof.jar"));
+        Path agentJar = BenchMain.agentJar();
+        if (agentJar == null) {
+            return 1;
+        }
         Path work = Files.createTempDirectory("dprof-bench-vt");
         // The probe benchmark's rings (256 MiB): lossless while a thread yields millions of times a second.
         Path yaml = ProbeConfig.write(work);

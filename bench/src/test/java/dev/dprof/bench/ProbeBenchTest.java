@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dprof.agent.bootstrap.NativeLibrary;
+import dev.dprof.settings.DprofSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,10 +74,10 @@ class ProbeBenchTest {
 
     @Test
     void diskRunWithTheRealAgentLosesNothing(@TempDir Path dir) throws Exception {
-        String jar = System.getProperty("dprof.jar");
-        assumeTrue(jar != null && Files.isRegularFile(Path.of(jar)), "agent/jar/target/dprof.jar not built");
+        Optional<Path> jar = DprofSettings.agentJar();
+        assumeTrue(jar.isPresent() && Files.isRegularFile(jar.get()), "agent/jar/target/dprof.jar not built");
         Path yaml = ProbeConfig.write(dir);
-        DiskRun.Result r = DiskRun.run(Path.of(jar), yaml, Files.createDirectories(dir.resolve("out")), 20_000);
+        DiskRun.Result r = DiskRun.run(jar.get(), yaml, Files.createDirectories(dir.resolve("out")), 20_000);
         assertTrue(r.complete(), r.queue());
         assertEquals(40_000, r.regionEvents(), r.queue());
         assertEquals(0, r.lostEvents());

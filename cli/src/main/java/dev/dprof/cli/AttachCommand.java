@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import dev.dprof.settings.DprofSettings;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -18,12 +19,6 @@ import picocli.CommandLine.Parameters;
 @Command(name = "attach", mixinStandardHelpOptions = true,
         description = "Attach the agent to a running JVM; classes already loaded are retransformed.")
 public final class AttachCommand implements Callable<Integer> {
-    /** The system property naming the agent jar (set by the {@code ./dprof} launcher and the tests). */
-    static final String AGENT_JAR_PROPERTY = "dprof.jar";
-
-    /** The system property in which an attached agent leaves its woven line (the agent's {@code AgentStarter}). */
-    static final String ATTACH_REPORT = "dprof.attach.report";
-
     @Parameters(index = "0", paramLabel = "PID", description = "the process id of the JVM")
     long pid;
 
@@ -44,7 +39,7 @@ public final class AttachCommand implements Callable<Integer> {
             VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
             try {
                 vm.loadAgent(agentJar().getAbsolutePath(), args);
-                woven = vm.getSystemProperties().getProperty(ATTACH_REPORT);
+                woven = vm.getSystemProperties().getProperty(DprofSettings.ATTACH_REPORT_PROPERTY);
             } finally {
                 vm.detach();
             }
@@ -66,9 +61,9 @@ public final class AttachCommand implements Callable<Integer> {
      * only what the application may see and the agent's isolated part ({@code agent/jar}).
      */
     static File agentJar() throws CliException {
-        String property = System.getProperty(AGENT_JAR_PROPERTY);
-        if (property != null && !property.isEmpty()) {
-            File jar = new File(property);
+        java.util.Optional<Path> property = DprofSettings.agentJar();
+        if (property.isPresent()) {
+            File jar = property.get().toFile();
             if (!jar.isFile()) {
                 throw new CliException("the agent jar " + jar + " is missing: run './dprof agent-jar' to build it");
             }
@@ -91,6 +86,6 @@ public final class AttachCommand implements Callable<Integer> {
             return checkout;
         }
         throw new CliException("no agent jar beside " + cli + " nor at " + checkout
-                + ": run './dprof agent-jar' to build it, or give -D" + AGENT_JAR_PROPERTY + "=PATH");
+                + ": run './dprof agent-jar' to build it, or give -D" + DprofSettings.AGENT_JAR_PROPERTY + "=PATH");
     }
 }

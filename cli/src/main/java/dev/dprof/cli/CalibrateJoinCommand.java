@@ -7,6 +7,7 @@ import dev.dprof.calibrator.net.HostPort;
 import dev.dprof.calibrator.net.NodeSettings;
 import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.clock.DomainClock;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -51,7 +52,7 @@ final class CalibrateJoinCommand implements Callable<Integer> {
     long timeoutMs;
 
     @Option(names = "--key-file", paramLabel = "F", description = "shared key (>= 16 bytes), the parent's and the "
-            + "children's (default: the file $" + SharedKey.ENVIRONMENT + " names)")
+            + "children's (default: the file $" + DprofSettings.CALIBRATION_KEY_FILE_ENV + " names)")
     Path keyFile;
 
     @Option(names = "--insecure", description = "run without a key: anyone on the path could forge zeros")

@@ -5,6 +5,7 @@ import dev.dprof.calibrator.net.CalibrationServer;
 import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.format.calibration.CalibrationFile;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -28,7 +29,7 @@ final class CalibrateServeCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--key-file", paramLabel = "F", description = "shared key (>= 16 bytes): only packets tagged with it "
-            + "count (default: the file $" + SharedKey.ENVIRONMENT + " names)")
+            + "count (default: the file $" + DprofSettings.CALIBRATION_KEY_FILE_ENV + " names)")
     Path keyFile;
 
     @Option(names = "--insecure", description = "run without a key: anyone who can reach the port could forge zeros")

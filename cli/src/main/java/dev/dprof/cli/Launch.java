@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import dev.dprof.settings.DprofSettings;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,11 +14,8 @@ final class Launch {
 
     /** The repository root, passed by the {@code ./dprof} launcher. */
     static Path home() throws CliException {
-        String home = System.getProperty("dprof.home");
-        if (home == null) {
-            throw new CliException("dprof.home is not set: run through the ./dprof launcher");
-        }
-        return Path.of(home);
+        return DprofSettings.home().orElseThrow(() -> new CliException(
+                DprofSettings.HOME_PROPERTY + " is not set: run through the ./dprof launcher"));
     }
 
     static Path examplesJar(Path home) throws CliException {
@@ -38,18 +36,14 @@ final class Launch {
     }
 
     /**
-     * {@code java [this JVM's --add-opens/--add-exports] -cp [this JVM's class path] dev.dprof.cli.Main}:
+     * {@code java [the JVM flags Chronicle needs] -cp [this JVM's class path] dev.dprof.cli.Main}:
      * the command line in a JVM of its own, with the same commands on its class path (the test bed's
-     * and the demo's included) and the JVM flags Chronicle needs, as the launcher gave them to this one.
+     * and the demo's included).
      */
     static List<String> cli() {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--add-opens") || arg.startsWith("--add-exports") || arg.startsWith("-Dchronicle.")) {
-                command.add(arg);
-            }
-        }
+        command.addAll(DprofSettings.chronicleJvmFlags());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         return command;
     }

@@ -1,6 +1,7 @@
 package dev.dprof.cli;
 
 import dev.dprof.consolidator.read.Damage;
+import dev.dprof.settings.DprofSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -69,10 +70,10 @@ public final class Main {
      * of the exceptions that carried it ({@code DPROF_TRACE=1} prints the trace, for a bug report).
      */
     static String unexpected(Throwable e) {
-        if (System.getenv("DPROF_TRACE") != null) {
+        if (DprofSettings.trace()) {
             e.printStackTrace();
         }
         String message = Damage.describe(e);
-        return "unexpected failure: " + message + " (set DPROF_TRACE=1 for the details)";
+        return "unexpected failure: " + message + " (set " + DprofSettings.TRACE_ENV + "=1 for the details)";
     }
 }

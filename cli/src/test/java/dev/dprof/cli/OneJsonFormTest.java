@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.cli.InProcess.Result;
 import dev.dprof.consolidator.synthetic.Consolidated;
-import dev.dprof.consolidator.synthetic.SyntheticRun;
+import dev.dprof.synthetic.SyntheticRun;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

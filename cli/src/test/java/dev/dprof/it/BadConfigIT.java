@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.app.CountingApp;
+import dev.dprof.settings.DprofSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -63,7 +64,7 @@ class BadConfigIT {
     void badSimulatedClockSpec(@TempDir Path tmp) throws Exception {
         Path config = ForkedJvm.config(tmp, CountingIT.YAML);
         String line = runUnprofiled(tmp, ForkedJvm.app(CountingApp.class, tmp).agent(config, tmp.resolve("out"))
-                .property("dprof.clock.sim", "rate=x"));
+                .property(DprofSettings.SIM_CLOCK_PROPERTY, "rate=x"));
         assertEquals("dprof: -Ddprof.clock.sim='rate=x': bad number for rate: 'x'" + UNPROFILED, line);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dprof.agent.bootstrap.BootstrapSettings;
 import dev.dprof.calibrator.estimate.DriftModels;
 import dev.dprof.calibrator.net.CalibrationFiles;
 import dev.dprof.calibrator.net.CalibrationServer;
@@ -117,7 +118,7 @@ class ClockCheckIT {
     void aLibraryThatCannotLoadRecordsTheFallback(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("out");
         Output output = ForkedJvm.app(CountingApp.class, tmp).agent(ForkedJvm.config(tmp, CountingIT.YAML), out)
-                .property("dprof.native.tmpdir", tmp.resolve("no-such-dir")).args(2, 500).runOk();
+                .property(BootstrapSettings.NATIVE_TMPDIR_PROPERTY, tmp.resolve("no-such-dir")).args(2, 500).runOk();
         assertTrue(output.stdout().contains("sum=" + CountingApp.expectedSum(2, 500)), output::toString);
         Recording run = Recording.readOnly(out);
         run.requireCleanEnd();

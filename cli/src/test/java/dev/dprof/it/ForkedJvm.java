@@ -18,6 +18,8 @@ import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.testsupport.Jdks;
+import dev.dprof.settings.DprofSettings;
+import dev.dprof.testsupport.TestSettings;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -68,7 +70,7 @@ final class ForkedJvm {
     /** A JVM running {@code main} from the test classes; its output files go to {@code dir}. */
     static ForkedJvm app(Class<?> main, Path dir) {
         ForkedJvm jvm = new ForkedJvm(main.getSimpleName(), List.of(main.getName()), dir);
-        jvm.classpath.add(requiredProperty("dprof.test.classpath"));
+        jvm.classpath.add(TestSettings.testClasspath());
         return jvm;
     }
 
@@ -79,17 +81,15 @@ final class ForkedJvm {
      */
     static ForkedJvm dprof(Path dir, Object... args) {
         List<String> launch = new ArrayList<>();
-        for (String flag : requiredProperty("dprof.jvm.flags").trim().split("\\s+")) {
-            launch.add(flag);
-        }
-        launch.add("-Ddprof.jar=" + agentJar());
-        launch.addAll(List.of("-cp", requiredProperty("dprof.cli.classpath"), "dev.dprof.cli.Main"));
+        launch.addAll(DprofSettings.chronicleJvmFlags());
+        launch.add("-D" + DprofSettings.AGENT_JAR_PROPERTY + "=" + agentJar());
+        launch.addAll(List.of("-cp", TestSettings.cliClasspath(), "dev.dprof.cli.Main"));
         return new ForkedJvm("dprof", launch, dir).args(args);
     }
 
     /** The agent jar under test. */
     static Path agentJar() {
-        Path jar = Path.of(requiredProperty("dprof.jar"));
+        Path jar = DprofSettings.agentJar().orElseThrow(() -> TestSettings.notSetByTheBuild(DprofSettings.AGENT_JAR_PROPERTY));
         if (!Files.isRegularFile(jar)) {
             fail(jar + " is missing: the integration tests need the packaged dprof.jar");
         }
@@ -114,9 +114,7 @@ final class ForkedJvm {
         }
         String why = "dprof.jar holds no JNI library for " + System.getProperty("os.name") + "/"
                 + System.getProperty("os.arch") + " (built without a C compiler?)";
-        boolean compiler = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .anyMatch(d -> !d.isEmpty() && (Files.isExecutable(Path.of(d, "gcc")) || Files.isExecutable(Path.of(d, "cc"))));
-        if ("true".equals(System.getenv("CI")) && compiler) {
+        if (TestSettings.ci() && TestSettings.compilerOnPath()) {
             fail(why + ", while CI=true and a C compiler is on the PATH");
         }
         assumeTrue(false, why);
@@ -215,13 +213,6 @@ final class ForkedJvm {
         return output;
     }
 
-    private static String requiredProperty(String name) {
-        String value = System.getProperty(name);
-        if (value == null) {
-            fail("system property " + name + " is not set: run the integration tests through Maven (failsafe)");
-        }
-        return value;
-    }
 
     /** A started JVM. */
     static final class Running {

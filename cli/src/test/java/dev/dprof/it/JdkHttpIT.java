@@ -8,6 +8,7 @@ import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.JdkHttpApp;
 import dev.dprof.testsupport.Jdks;
+import dev.dprof.settings.DprofSettings;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -88,7 +89,7 @@ class JdkHttpIT {
 
     private static ForkedJvm jvm(Path tmp, Path javaHome, Path config, Path out, SimulatedMachines machines) {
         ForkedJvm jvm = ForkedJvm.app(JdkHttpApp.class, tmp).javaHome(javaHome).agent(config, out)
-                .property("dprof.clock.sim", machines.nextClock());
+                .property(DprofSettings.SIM_CLOCK_PROPERTY, machines.nextClock());
         NettyIT.nettyJars().forEach(jvm::withClasspath);
         return jvm;
     }

@@ -9,6 +9,7 @@ import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.NettyEchoApp;
 import dev.dprof.testsupport.Jdks;
+import dev.dprof.settings.DprofSettings;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ class NettyIT {
 
     private static ForkedJvm jvm(Path tmp, Path javaHome, Path config, Path out, SimulatedMachines machines) {
         ForkedJvm jvm = ForkedJvm.app(NettyEchoApp.class, tmp).javaHome(javaHome).agent(config, out)
-                .property("dprof.clock.sim", machines.nextClock());
+                .property(DprofSettings.SIM_CLOCK_PROPERTY, machines.nextClock());
         nettyJars().forEach(jvm::withClasspath);
         return jvm;
     }

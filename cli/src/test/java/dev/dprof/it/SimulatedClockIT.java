@@ -13,6 +13,7 @@ import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.app.CountingApp;
+import dev.dprof.settings.DprofSettings;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +36,7 @@ class SimulatedClockIT {
     void simulatedTicksAndStatsJson(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("out");
         Output output = ForkedJvm.app(CountingApp.class, tmp).agent(ForkedJvm.config(tmp, CountingIT.YAML), out)
-                .property(SimulatedClock.PROPERTY, SPEC).args(THREADS, CALLS).runOk();
+                .property(DprofSettings.SIM_CLOCK_PROPERTY, SPEC).args(THREADS, CALLS).runOk();
         assertEquals(List.of("sum=" + CountingApp.expectedSum(THREADS, CALLS)), output.stdout(), output::toString);
 
         Recording run = Recording.readOnly(out);

@@ -13,6 +13,7 @@ import dev.dprof.it.ForkedJvm.Recording;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.SuggestWorkload;
 import dev.dprof.testsupport.Jdks;
+import dev.dprof.testsupport.TestSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -116,7 +117,7 @@ class SuggestIT {
         Path yaml = tmp.resolve("modern.yaml");
         // the workload runs until a line on stdin that never comes: --seconds ends it, and it writes its recording
         Output suggest = ForkedJvm.dprof(tmp, "suggest", "--seconds", 4, "--output", yaml, "--", java, "-cp",
-                System.getProperty("dprof.test.classpath"), SuggestWorkload.class.getName()).runOk();
+                TestSettings.testClasspath(), SuggestWorkload.class.getName()).runOk();
         assertTrue(suggest.stdout().contains("ready"), suggest::toString);
         String wrote = suggest.stdout().get(suggest.stdout().size() - 1);
         assertTrue(wrote.startsWith("dprof: wrote " + yaml + ": ") && wrote.endsWith(", 1 JVMs)"), suggest::toString);

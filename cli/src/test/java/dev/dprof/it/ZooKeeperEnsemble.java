@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Running;
 import dev.dprof.it.app.ZooKeeperLoad;
+import dev.dprof.settings.DprofSettings;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -72,7 +73,7 @@ final class ZooKeeperEnsemble implements AutoCloseable {
                         + "dataDir=" + data.toAbsolutePath() + "\nclientPort=" + clientPorts[i]
                         + "\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n" + peers);
                 ForkedJvm jvm = ForkedJvm.app(QuorumPeerMain.class, home).agent(yaml, out)
-                        .property("dprof.clock.sim", sims.get(i))
+                        .property(DprofSettings.SIM_CLOCK_PROPERTY, sims.get(i))
                         .property("zookeeper.forceSync", forceSync ? "yes" : "no")
                         .property("zookeeper.jmx.log4j.disable", true)
                         .property("org.slf4j.simpleLogger.defaultLogLevel", "warn")
@@ -97,7 +98,7 @@ final class ZooKeeperEnsemble implements AutoCloseable {
     Output load(Path dir, Path yaml, Path out, String sim, int server, int writes, int lanes, int warmup)
             throws IOException, InterruptedException {
         ForkedJvm jvm = ForkedJvm.app(ZooKeeperLoad.class, dir).agent(yaml, out)
-                .property("dprof.clock.sim", sim)
+                .property(DprofSettings.SIM_CLOCK_PROPERTY, sim)
                 .property("org.slf4j.simpleLogger.defaultLogLevel", "warn")
                 .args(connect(server), writes, lanes, warmup);
         JVM_OPTIONS.forEach(jvm::option);

@@ -25,6 +25,7 @@ import dev.dprof.format.profile.ProfileEventsReader;
 import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
+import dev.dprof.testsupport.TestSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,11 +76,11 @@ class ZooKeeperIT {
     static final String WRITE = "zk.write";
     static final String DONE = "zk.done";
     /** Slow runs and as many fast ones, alternating. */
-    private static final int RUNS = Integer.getInteger("dprof.zk.runs", 1);
-    private static final int WRITES = Integer.getInteger("dprof.zk.writes", 400);
-    private static final int LANES = Integer.getInteger("dprof.zk.lanes", 1);
+    private static final int RUNS = TestSettings.zooKeeper(TestSettings.ZK_RUNS_PROPERTY, 1);
+    private static final int WRITES = TestSettings.zooKeeper(TestSettings.ZK_WRITES_PROPERTY, 400);
+    private static final int LANES = TestSettings.zooKeeper(TestSettings.ZK_LANES_PROPERTY, 1);
     /** Synchronous writes before the span, outside the regions: the JIT's warm-up. */
-    private static final int WARMUP = Integer.getInteger("dprof.zk.warmup", 200);
+    private static final int WARMUP = TestSettings.zooKeeper(TestSettings.ZK_WARMUP_PROPERTY, 200);
     /**
      * ZooKeeper's {@code tickTime} in ms. The leader pings its followers every half tick from a
      * timer, and each ping on the learner threads resets the what-if's accumulated gain
@@ -87,15 +88,15 @@ class ZooKeeperIT {
      * needs (slow runs of 13–37 s when other builds wrote to the same disk; at 30 s, a ping inside
      * the span made the what-if of the fsync negative).
      */
-    private static final int TICK_MS = Integer.getInteger("dprof.zk.tickMs", 120_000);
+    private static final int TICK_MS = TestSettings.zooKeeper(TestSettings.ZK_TICK_MS_PROPERTY, 120_000);
     /**
      * Whether idle CPUs poll instead of halting during the runs ({@link ZooKeeperHost}): halted
      * vCPUs after the fsyncs make a slow run's wake-ups slower than a fast run's, outside any region
      * (BENCHMARKS.md, "ZooKeeper").
      */
-    private static final boolean POLL_IDLE = Boolean.getBoolean("dprof.zk.pollIdle");
+    private static final boolean POLL_IDLE = TestSettings.zooKeeperPollIdle();
     /** Where to keep everything (runs, profiles, summary.json); by default a temporary folder. */
-    private static final String KEEP = System.getProperty("dprof.zk.dir");
+    private static final Optional<String> KEEP = TestSettings.zooKeeperDir();
     private static final Pattern SPAN = Pattern.compile("^zk-load: writes (\\d+) ok (\\d+) failed (\\d+) span ([0-9.]+) s$");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -122,7 +123,7 @@ class ZooKeeperIT {
 
     @BeforeAll
     static void runTheEnsemble() throws Exception {
-        dir = KEEP == null ? tmp : Files.createDirectories(Path.of(KEEP));
+        dir = KEEP.isEmpty() ? tmp : Files.createDirectories(Path.of(KEEP.get()));
         Path calibration = dir.resolve("calibration");
         SplittableRandom random = new SplittableRandom(7);
         long tscHz = Math.round(CalibrationFiles.nominalTickHz(OrderedClock.of(Optional.empty())));

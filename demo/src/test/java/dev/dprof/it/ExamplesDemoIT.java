@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dprof.it.ForkedJvm.Output;
+import dev.dprof.settings.DprofSettings;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +25,7 @@ class ExamplesDemoIT {
         Output output = null;
         for (int attempt = 1; attempt <= ExamplesIT.ATTEMPTS; attempt++) {
             output = ForkedJvm.dprof(tmp, "demo", "--workers", 3, "--runs", 1, "--out", tmp.resolve("demo"), "--json", json)
-                    .property("dprof.home", ExamplesIT.repositoryRoot()).run();
+                    .property(DprofSettings.HOME_PROPERTY, ExamplesIT.repositoryRoot()).run();
             // again only when a worker's port was taken by another process between pick and bind
             boolean portTaken = output.exitCode() != 0
                     && output.stdout().stream().anyMatch(l -> l.contains(ExamplesIT.PORT_TAKEN));

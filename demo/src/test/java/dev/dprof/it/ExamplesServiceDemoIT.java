@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dprof.it.ForkedJvm.Output;
+import dev.dprof.settings.DprofSettings;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -40,7 +41,7 @@ class ExamplesServiceDemoIT {
         for (int attempt = 1; attempt <= ExamplesIT.ATTEMPTS; attempt++) {
             output = ForkedJvm.dprof(tmp, "demo", "--app", "service", "--workers", 3, "--runs", 1,
                     "--out", tmp.resolve("demo"), "--json", json)
-                    .property("dprof.home", ExamplesIT.repositoryRoot()).run();
+                    .property(DprofSettings.HOME_PROPERTY, ExamplesIT.repositoryRoot()).run();
             // again only when a worker's port was taken by another process between pick and bind
             boolean portTaken = output.exitCode() != 0
                     && output.stdout().stream().anyMatch(l -> l.contains(ExamplesIT.PORT_TAKEN));

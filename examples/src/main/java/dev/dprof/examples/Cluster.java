@@ -4,6 +4,7 @@ import dev.dprof.examples.cc.ConnectedComponents;
 import dev.dprof.examples.kmeans.DistributedKMeans;
 import dev.dprof.examples.pagerank.PageRank;
 import dev.dprof.examples.service.Service;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -233,8 +234,8 @@ public final class Cluster {
             }
             List<String> command = new ArrayList<>();
             command.add(java);
-            command.add("-Ddprof.rank=" + rank);
-            command.add("-Ddprof.participants=" + workers * threads);
+            command.add("-D" + DprofSettings.RANK_PROPERTY + "=" + rank);
+            command.add("-D" + DprofSettings.PARTICIPANTS_PROPERTY + "=" + workers * threads);
             command.addAll(jvmArgs.apply(rank));
             command.addAll(List.of("-cp", classpath, mainClass, "--rank", Integer.toString(rank),
                     "--peers", peers, "--threads", Integer.toString(threads)));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dprof.settings.DprofSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -47,8 +48,8 @@ class ClusterTest {
                 "--straggler", "2", "--imbalance", "1.5", "--jvm-arg", "-Xmx1g", "--rank-jvm-arg", "1=-Dx=y",
                 "--", "--scale", "12"});
         List<String> command = b.command(1, "h:1,h:2,h:3");
-        assertTrue(command.contains("-Ddprof.participants=12"), command::toString);
-        assertTrue(command.contains("-Ddprof.rank=1"));
+        assertTrue(command.contains("-D" + DprofSettings.PARTICIPANTS_PROPERTY + "=12"), command::toString);
+        assertTrue(command.contains("-D" + DprofSettings.RANK_PROPERTY + "=1"));
         assertTrue(command.contains("-Xmx1g") && command.contains("-Dx=y"));
         assertEquals(List.of("--scale", "12"), command.subList(command.size() - 2, command.size()));
         assertFalse(b.command(0, "h:1,h:2,h:3").contains("-Dx=y"));

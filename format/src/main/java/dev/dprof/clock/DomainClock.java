@@ -1,5 +1,6 @@
 package dev.dprof.clock;
 
+import dev.dprof.settings.DprofSettings;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
@@ -22,21 +23,16 @@ public final class DomainClock {
         this.domainId = ClockDomain.id(source, simulated);
     }
 
-    /** The simulated clock configured for this process, from {@code -Ddprof.clock.sim} or {@code DPROF_SIM_CLOCK}. */
+    /** The simulated clock configured for this process ({@link DprofSettings#simulatedClock()}). */
     public static Optional<SimulatedClock> simulatedFromEnvironment() {
-        String spec = System.getProperty(SimulatedClock.PROPERTY);
-        String from = "-D" + SimulatedClock.PROPERTY;
-        if (spec == null) {
-            spec = System.getenv(SimulatedClock.ENV);
-            from = SimulatedClock.ENV;
-        }
-        if (spec == null || spec.isBlank()) {
+        Optional<DprofSettings.Value> spec = DprofSettings.simulatedClock();
+        if (spec.isEmpty()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(SimulatedClock.parse(spec));
+            return Optional.of(SimulatedClock.parse(spec.get().value()));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(from + "='" + spec + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(spec.get().origin() + "='" + spec.get().value() + "': " + e.getMessage(), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.dprof.clock;
 
+import dev.dprof.settings.DprofSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -9,9 +10,9 @@ public final class HostName {
     }
 
     public static String get() {
-        String env = System.getenv("HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env;
+        java.util.Optional<String> env = DprofSettings.hostName();
+        if (env.isPresent()) {
+            return env.get();
         }
         try {
             return InetAddress.getLocalHost().getHostName();

@@ -23,9 +23,6 @@ import java.util.Map;
  * cosine, keeping full double precision for ticks of any size.
  */
 public final class SimulatedClock {
-    public static final String PROPERTY = "dprof.clock.sim";
-    public static final String ENV = "DPROF_SIM_CLOCK";
-
     private final long rateQ32;
     private final long offset;
     private final double driftPpm;

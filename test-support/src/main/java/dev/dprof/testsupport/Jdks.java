@@ -17,10 +17,6 @@ import java.util.stream.Stream;
  * {@code CI=true} ({@link Prerequisite}); {@link #find} only looks.
  */
 public final class Jdks {
-    /** {@code -Ddprof.modernJdk=HOME}: the JDK 21+ to use instead of the first found. */
-    public static final String MODERN_PROPERTY = "dprof.modernJdk";
-    /** {@code -Ddprof.jdk<feature>=HOME}, e.g. {@code -Ddprof.jdk17=HOME}: the JDK of that release. */
-    public static final String FEATURE_PROPERTY_PREFIX = "dprof.jdk";
     /** The feature release from which a JDK has virtual threads and counts as modern. */
     public static final int MODERN = 21;
     private static final Path JVMS = Path.of("/usr/lib/jvm");
@@ -34,12 +30,10 @@ public final class Jdks {
      * names, else the first under {@code /usr/lib/jvm} by name.
      */
     public static Path modern() {
-        String named = System.getProperty(MODERN_PROPERTY);
-        Optional<Path> found = named != null
-                ? Optional.of(Path.of(named)).filter(h -> feature(h) >= MODERN)
-                : find(MODERN, true);
+        Optional<Path> named = TestSettings.modernJdk();
+        Optional<Path> found = named.isPresent() ? named.filter(h -> feature(h) >= MODERN) : find(MODERN, true);
         Prerequisite.require(found.isPresent(), "no JDK " + MODERN + " or later under " + JVMS + " (or -D"
-                + MODERN_PROPERTY + "=HOME)" + (named != null ? ": " + named + " is not one" : ""));
+                + TestSettings.MODERN_JDK_PROPERTY + "=HOME)" + named.map(n -> ": " + n + " is not one").orElse(""));
         return found.get();
     }
 
@@ -48,13 +42,13 @@ public final class Jdks {
      * {@code -Ddprof.jdk<feature>=HOME} names, else the first under {@code /usr/lib/jvm} by name.
      */
     public static Path require(int feature, boolean orLater) {
-        String property = FEATURE_PROPERTY_PREFIX + feature;
-        String named = System.getProperty(property);
-        Optional<Path> found = named != null
-                ? Optional.of(Path.of(named)).filter(h -> matches(feature(h), feature, orLater))
+        Optional<Path> named = TestSettings.jdkHome(feature);
+        Optional<Path> found = named.isPresent()
+                ? named.filter(h -> matches(feature(h), feature, orLater))
                 : find(feature, orLater);
         Prerequisite.require(found.isPresent(), "no JDK " + feature + (orLater ? " or later" : "") + " under " + JVMS
-                + " (or -D" + property + "=HOME)" + (named != null ? ": " + named + " is not one" : ""));
+                + " (or -D" + TestSettings.JDK_HOME_PROPERTY_PREFIX + feature + "=HOME)"
+                + named.map(n -> ": " + n + " is not one").orElse(""));
         return found.get();
     }
 

@@ -14,7 +14,7 @@ public final class Prerequisite {
 
     /** Whether this run is CI's ({@code CI=true}, as CI services and {@code .ci/run} set it). */
     public static boolean underCi() {
-        return "true".equalsIgnoreCase(System.getenv("CI"));
+        return TestSettings.ci();
     }
 
     /** Returns when {@code present}; otherwise fails under CI and skips elsewhere, saying {@code why}. */

@@ -7,6 +7,7 @@ import dev.dprof.calibrator.net.OrderedClock;
 import dev.dprof.calibrator.net.SharedKey;
 import dev.dprof.calibrator.net.UdpRelay;
 import dev.dprof.clock.SimulatedClock;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -231,7 +232,7 @@ final class TestbedCalibrateCommand implements Callable<Integer> {
         }
         List<String> cli = Launch.cli();
         command.add(cli.get(0));
-        command.add("-D" + SimulatedClock.PROPERTY + "=" + spec);
+        command.add("-D" + DprofSettings.SIM_CLOCK_PROPERTY + "=" + spec);
         command.addAll(cli.subList(1, cli.size()));
         command.addAll(args);
         command.addAll(keyArgs);

@@ -28,6 +28,7 @@ import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RingFile;
 import dev.dprof.format.WeavingSummary;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
@@ -53,7 +54,6 @@ final class AgentStarter {
      * The system property an attach leaves in the JVM: its woven line, which {@code dprof attach} reads
      * back (the attach API has no other way for an agent to answer).
      */
-    static final String ATTACH_REPORT = "dprof.attach.report";
 
     /**
      * Where this JVM records, once profiling has started. A second start (attaching twice, or
@@ -234,15 +234,15 @@ final class AgentStarter {
     }
 
     /**
-     * On attach, the woven line, on the application's stderr and, through {@link #ATTACH_REPORT}, to
-     * {@code dprof attach}, which prints it too. (The start line's count used to be the region table's
+     * On attach, the woven line, on the application's stderr and, through
+     * {@link DprofSettings#ATTACH_REPORT_PROPERTY}, to {@code dprof attach}, which prints it too. (The start line's count used to be the region table's
      * size, which on attach already held the TCP regions of the JDK's loaded socket classes: 35 where
      * the same file gave 33 at start.)
      */
     private static void reportAttached(WeavingSummary summary) {
         warn(summary.wovenLine());
         try {
-            System.setProperty(ATTACH_REPORT, summary.wovenLine());
+            DprofSettings.publishAttachReport(summary.wovenLine());
         } catch (SecurityException e) {
             // dprof attach then says only that it attached
         }
@@ -276,7 +276,7 @@ final class AgentStarter {
     private static void warmUpBeforeMain(Weaver weaver, Instrumentation inst, StartPhases phases) {
         long t0 = System.nanoTime();
         int rounds = JitWarmup.run(() -> weaver.warmUpFilter(inst));
-        if (Boolean.getBoolean(Weaver.DEBUG_PROPERTY)) {
+        if (DprofSettings.debug()) {
             warn("JIT warm-up: " + rounds + " rounds in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         }
         phases.mark("JIT warm-up, " + rounds + " rounds");
@@ -323,7 +323,7 @@ final class AgentStarter {
 
     private static void clearAttachReport() {
         try {
-            System.clearProperty(ATTACH_REPORT);
+            DprofSettings.clearAttachReport();
         } catch (SecurityException e) {
             // then no report is set either
         }

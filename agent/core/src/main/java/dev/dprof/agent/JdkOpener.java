@@ -1,6 +1,9 @@
 package dev.dprof.agent;
 
+import dev.dprof.settings.DprofSettings;
 import java.lang.instrument.Instrumentation;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -8,7 +11,8 @@ import java.util.Set;
  * Opens the JDK packages the agent needs to the agent's own module (the unnamed module of its class
  * loader, agent/jar's {@code AgentClassLoader}), never to the application's: Chronicle's
  * ({@code sun.nio.ch}, {@code jdk.internal.ref}, {@code jdk.internal.misc}, {@code sun.misc} and
- * the reflective opens), and {@code jdk.internal.misc} for {@link BootstrapJar}. Then, once the
+ * the reflective opens, as the root pom's {@code dprof.jvm.flags} lists them), among them
+ * {@code jdk.internal.misc}, which {@link BootstrapJar} also needs. Then, once the
  * bootstrap classes exist, lets {@code java.base} read the probes' module (the bootstrap loader's
  * unnamed module), for the TCP and virtual-thread advice woven into it, and opens to that module
  * what {@code VirtualThreads} needs to tell carriers from virtual threads and
@@ -19,28 +23,34 @@ import java.util.Set;
  * {@code --add-exports}/{@code --add-opens} do on the command line.
  */
 final class JdkOpener {
-    private static final String[] EXPORTS = {"sun.nio.ch", "jdk.internal.ref", "jdk.internal.misc"};
-    private static final String[] OPENS = {"java.lang", "java.lang.reflect", "java.nio", "sun.nio.ch", "java.io", "java.util"};
-
     private JdkOpener() {
     }
 
-    /** What the agent's own module needs; touches nothing of the bootstrap part. */
+    /**
+     * What the agent's own module needs; touches nothing of the bootstrap part. The packages are
+     * those of the JVM flags Chronicle needs ({@link DprofSettings#chronicleJvmFlags()}, the tools'
+     * {@code --add-exports}/{@code --add-opens}), opened to this module instead of to every unnamed one.
+     */
     static void openToAgent(Instrumentation inst) {
         Module us = JdkOpener.class.getModule();
-        Module base = Object.class.getModule();
-        Map<String, Set<Module>> exports = new java.util.HashMap<>();
-        for (String p : EXPORTS) {
-            exports.put(p, Set.of(us));
+        Map<String, Map<String, Set<Module>>> exports = new HashMap<>();
+        Map<String, Map<String, Set<Module>>> opens = new HashMap<>();
+        for (String flag : DprofSettings.chronicleJvmFlags()) {
+            Map<String, Map<String, Set<Module>>> into = flag.startsWith("--add-exports=") ? exports
+                    : flag.startsWith("--add-opens=") ? opens : null;
+            if (into != null) {
+                // --add-opens=MODULE/PACKAGE=ALL-UNNAMED
+                String target = flag.substring(flag.indexOf('=') + 1, flag.lastIndexOf('='));
+                String module = target.substring(0, target.indexOf('/'));
+                into.computeIfAbsent(module, m -> new HashMap<>()).put(target.substring(module.length() + 1), Set.of(us));
+            }
         }
-        Map<String, Set<Module>> opens = new java.util.HashMap<>();
-        for (String p : OPENS) {
-            opens.put(p, Set.of(us));
+        Set<String> modules = new HashSet<>(exports.keySet());
+        modules.addAll(opens.keySet());
+        for (String name : modules) {
+            ModuleLayer.boot().findModule(name).ifPresent(module -> inst.redefineModule(module, Set.of(),
+                    exports.getOrDefault(name, Map.of()), opens.getOrDefault(name, Map.of()), Set.of(), Map.of()));
         }
-        inst.redefineModule(base, Set.of(), exports, opens, Set.of(), Map.of());
-        ModuleLayer.boot().findModule("jdk.unsupported").ifPresent(unsupported ->
-                inst.redefineModule(unsupported, Set.of(), Map.of("sun.misc", Set.of(us)),
-                        Map.of("sun.misc", Set.of(us)), Set.of(), Map.of()));
     }
 
     /** What the probes' module needs, once the bootstrap classes are defined ({@link BootstrapJar}). */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.testsupport.Jdks;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,13 +29,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * what the host sees without such flags).
  */
 class HostIsolationIT {
-    /** What the application's Chronicle needs on 17 and 25 (its own business, with or without the agent). */
-    static final List<String> HOST_FLAGS = List.of("-Dchronicle.analytics.disable=true",
-            "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED");
+    /**
+     * What the application's Chronicle needs on 17 and 25 (its own business, with or without the
+     * agent): the same flags as dprof's own Chronicle, from their one source.
+     */
+    static final List<String> HOST_FLAGS = DprofSettings.chronicleJvmFlags();
     /** The jar each library must come from: the application's version, not dprof's. */
     private static final Map<String, String> JARS = Map.of("jackson", "jackson-databind-2.17.2.jar",
             "protobuf", "protobuf-java-3.25.5.jar", "picocli", "picocli-4.6.2.jar",

@@ -3,6 +3,8 @@ package dev.dprof.hostit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.dprof.settings.DprofSettings;
+import dev.dprof.testsupport.TestSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,13 +41,6 @@ final class HostJvm {
         }
     }
 
-    static String requiredProperty(String name) {
-        String value = System.getProperty(name);
-        if (value == null) {
-            fail("system property " + name + " is not set: run the integration tests through Maven (failsafe)");
-        }
-        return value;
-    }
 
     /** Runs {@code java OPTIONS -cp <host class path> MAIN ARGS} with the JDK at {@code home}. */
     static Output run(Path home, List<String> options, Class<?> main, Path dir, String... args)
@@ -53,7 +48,7 @@ final class HostJvm {
         List<String> command = new ArrayList<>();
         command.add(home.resolve("bin/java").toString());
         command.addAll(options);
-        command.addAll(List.of("-cp", requiredProperty("dprof.host.classpath"), main.getName()));
+        command.addAll(List.of("-cp", TestSettings.hostClasspath(), main.getName()));
         command.addAll(List.of(args));
         Files.createDirectories(dir);
         Path out = dir.resolve("stdout.txt");
@@ -72,6 +67,6 @@ final class HostJvm {
 
     /** {@code -javaagent:dprof.jar=config=CONFIG,out=OUT}. */
     static String agent(Path config, Path out) {
-        return "-javaagent:" + requiredProperty("dprof.jar") + "=config=" + config + ",out=" + out;
+        return "-javaagent:" + DprofSettings.agentJar().orElseThrow(() -> TestSettings.notSetByTheBuild(DprofSettings.AGENT_JAR_PROPERTY)) + "=config=" + config + ",out=" + out;
     }
 }

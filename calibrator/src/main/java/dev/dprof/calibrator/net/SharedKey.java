@@ -1,5 +1,6 @@
 package dev.dprof.calibrator.net;
 
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,8 +20,6 @@ import java.util.Optional;
 public final class SharedKey {
     /** Shorter keys are refused: a guessable key authenticates nothing. */
     public static final int MIN_BYTES = 16;
-    /** The environment variable naming a key file, when no option or YAML key names one. */
-    public static final String ENVIRONMENT = "DPROF_CALIBRATION_KEY_FILE";
     /** The name of the key a command writes into its run folder when it starts both ends itself. */
     public static final String RUN_KEY_FILE = "calibration.key";
     /** Random bytes in a generated key (written as base64). */
@@ -84,17 +83,16 @@ public final class SharedKey {
     }
 
     /**
-     * The key file named by {@value #ENVIRONMENT} in this process's environment, if the variable
+     * The key file named by {@value DprofSettings#CALIBRATION_KEY_FILE_ENV} in this process's environment, if the variable
      * is set and not blank.
      */
     public static Optional<Path> fileFromEnvironment() {
-        String name = System.getenv(ENVIRONMENT);
-        return name == null || name.isBlank() ? Optional.empty() : Optional.of(Path.of(name.trim()));
+        return DprofSettings.calibrationKeyFile();
     }
 
     /**
      * The key calibration uses, by the one rule every entry point follows: the key file given
-     * ({@code fileOption}), else the one {@value #ENVIRONMENT} names, else none if and only if
+     * ({@code fileOption}), else the one {@value DprofSettings#CALIBRATION_KEY_FILE_ENV} names, else none if and only if
      * {@code insecure} was asked for explicitly.
      *
      * @param fileOption     how the key file is given here, for messages ({@code --key-file})
@@ -115,8 +113,8 @@ public final class SharedKey {
         if (insecure) {
             return Optional.empty();
         }
-        throw new IllegalArgumentException("calibration needs a shared key: " + fileOption + " F or " + ENVIRONMENT
-                + "=F (make one with: head -c 32 /dev/urandom | base64 > F), or " + insecureOption
+        throw new IllegalArgumentException("calibration needs a shared key: " + fileOption + " F or "
+                + DprofSettings.CALIBRATION_KEY_FILE_ENV + "=F (make one with: head -c 32 /dev/urandom | base64 > F), or " + insecureOption
                 + " to run without one, where anyone who can reach the port could forge zeros");
     }
 

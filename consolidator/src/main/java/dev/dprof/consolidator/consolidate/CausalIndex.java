@@ -61,7 +61,7 @@ final class CausalIndex {
     private final HandoffMatcher.Matches handoffs;
 
     // The keys' equals and hashCode are written out: generated ones are bound at their first call
-    // through method handles whose classes the JDK spins at run time (docs/CONFIG.md, "Start-up").
+    // through method handles whose classes the JDK spins at run time (docs/DESIGN.md, "Start-up").
 
     /** A thread of a process. */
     record StreamId(int process, long thread) {

@@ -9,7 +9,7 @@ import dev.dprof.consolidator.read.ProcessQueue;
 import dev.dprof.consolidator.read.RecordVisitor;
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.synthetic.Consolidated;
-import dev.dprof.consolidator.synthetic.SyntheticRun;
+import dev.dprof.synthetic.SyntheticRun;
 import dev.dprof.format.EventBatchReader;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import dev.dprof.consolidator.analysis.messages.MessageMatcher;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.synthetic.Consolidated;
-import dev.dprof.consolidator.synthetic.SyntheticRun;
+import dev.dprof.synthetic.SyntheticRun;
 import dev.dprof.consolidator.synthetic.TinyProfile;
 import dev.dprof.format.EventKind;
 import dev.dprof.format.profile.ProfileEvent;

@@ -9,6 +9,7 @@ import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.format.profile.ProfileEventsReader;
+import dev.dprof.synthetic.SyntheticRun;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Path;

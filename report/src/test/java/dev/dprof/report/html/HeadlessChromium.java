@@ -1,6 +1,7 @@
 package dev.dprof.report.html;
 
 import dev.dprof.testsupport.Prerequisite;
+import dev.dprof.testsupport.TestSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,16 +35,10 @@ final class HeadlessChromium {
 
     /** The browser, whose profiles go under {@code scratch} (the test's temporary directory). */
     static HeadlessChromium locate(Path scratch) {
-        Optional<Path> found = onPath().or(() -> Optional.of(DEBIAN).filter(Files::isExecutable));
+        Optional<Path> found = TestSettings.onPath(NAMES).or(() -> Optional.of(DEBIAN).filter(Files::isExecutable));
         Prerequisite.require(found.isPresent(), "no headless Chromium on the PATH or at " + DEBIAN
                 + ": install Debian's chromium and chromium-driver packages (apt-get install chromium chromium-driver)");
         return new HeadlessChromium(found.get(), scratch);
-    }
-
-    private static Optional<Path> onPath() {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(":")).filter(dir -> !dir.isEmpty())
-                .flatMap(dir -> Stream.of(NAMES).map(name -> Path.of(dir, name)))
-                .filter(Files::isExecutable).findFirst();
     }
 
     /** The page's DOM after its scripts ran. */

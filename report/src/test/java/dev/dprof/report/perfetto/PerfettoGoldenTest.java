@@ -7,6 +7,7 @@ import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.synthetic.TinyProfile;
 import dev.dprof.format.EventKind;
 import dev.dprof.report.perfetto.proto.Trace;
+import dev.dprof.testsupport.TestSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +73,7 @@ class PerfettoGoldenTest {
         assertEquals(new PerfettoExport.Summary(trace.getPacketCount(), 6, 2, 18, Files.size(out)), summary);
 
         String text = TextFormat.printer().printToString(trace);
-        if (Boolean.getBoolean("dprof.golden.update")) {
+        if (TestSettings.goldenUpdate()) {
             Files.writeString(GOLDEN, text, StandardCharsets.UTF_8);
         }
         assertEquals(Files.readString(GOLDEN, StandardCharsets.UTF_8), text);

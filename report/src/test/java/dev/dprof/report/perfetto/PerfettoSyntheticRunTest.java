@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.synthetic.Consolidated;
-import dev.dprof.consolidator.synthetic.SyntheticRun;
+import dev.dprof.synthetic.SyntheticRun;
 import dev.dprof.format.profile.ProfileEvent;
 import dev.dprof.report.perfetto.proto.TrackDescriptor;
 import java.nio.file.Path;

@@ -21,7 +21,7 @@ import java.util.Locale;
  * was loaded by the bootstrap class loader from a jar appended with {@code -Xbootclasspath/a}, or
  * else from the application loader, which has the agent jar (the agent defines this class in the
  * bootstrap loader with no jar behind it). The library is copied to a fresh temp file (owner-only, unique
- * name; directory overridable by the system property {@code dprof.native.tmpdir} for hosts whose
+ * name; directory overridable by {@link BootstrapSettings#NATIVE_TMPDIR_PROPERTY} for hosts whose
  * /tmp is mounted noexec) and deleted right after {@code System.load}: the mapping stays valid on
  * Linux, and no file is left behind even if the JVM is killed.
  */
@@ -101,10 +101,10 @@ public final class NativeLibrary {
                 throw new IllegalStateException("resource " + resource + " not found next to "
                         + NativeLibrary.class.getName() + " (built without a C compiler?)");
             }
-            String dir = System.getProperty("dprof.native.tmpdir");
-            file = dir == null || dir.isEmpty()
+            java.util.Optional<String> dir = BootstrapSettings.nativeTmpdir();
+            file = dir.isEmpty()
                     ? Files.createTempFile("dprof-", ".so")
-                    : Files.createTempFile(Path.of(dir), "dprof-", ".so"); // dlopen ignores the suffix
+                    : Files.createTempFile(Path.of(dir.get()), "dprof-", ".so"); // dlopen ignores the suffix
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
         }
         try {

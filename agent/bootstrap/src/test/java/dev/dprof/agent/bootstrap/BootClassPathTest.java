@@ -47,7 +47,7 @@ class BootClassPathTest {
     @Test
     void aLibraryThatCannotLoadLeavesTheHostRunning() throws Exception {
         NativeRequired.assumeLoaded();
-        String out = run("-Ddprof.native.tmpdir=/nonexistent-dprof-dir");
+        String out = run("-D" + BootstrapSettings.NATIVE_TMPDIR_PROPERTY + "=/nonexistent-dprof-dir");
         assertTrue(out.contains("init=dprof: native clock unavailable (NoSuchFileException: /nonexistent-dprof-dir"), out);
         assertTrue(out.contains("; falling back to System.nanoTime\n"), out);
         assertTrue(out.contains("native=false\n"), out);

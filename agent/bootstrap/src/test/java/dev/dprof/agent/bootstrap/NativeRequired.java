@@ -3,9 +3,7 @@ package dev.dprof.agent.bootstrap;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.dprof.testsupport.TestSettings;
 
 /**
  * What a test that needs the JNI library does without it: skips, with the reason, on a build made
@@ -22,25 +20,9 @@ final class NativeRequired {
             return;
         }
         String why = "needs the JNI library: " + NativeLibrary.message();
-        if ("true".equals(System.getenv("CI")) && compilerOnPath()) {
+        if (TestSettings.ci() && TestSettings.compilerOnPath()) {
             fail(why + " (CI=true and a C compiler is on the PATH, so the build should have made it)");
         }
         assumeTrue(false, why);
-    }
-
-    /** Whether gcc or cc is an executable on the PATH, as src/main/c/build.sh looks for them. */
-    static boolean compilerOnPath() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            for (String name : new String[] {"gcc", "cc"}) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

@@ -11,6 +11,7 @@ import dev.dprof.agent.config.ConfigException;
 import dev.dprof.agent.config.RegionKind;
 import dev.dprof.agent.config.RegionSpec;
 import dev.dprof.agent.config.ValueSource;
+import dev.dprof.settings.DprofSettings;
 import java.lang.instrument.IllegalClassFormatException;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
@@ -50,8 +51,6 @@ public final class Weaver {
     private static final int MAX_REPORTED_FAILURES = 20;
     /** Calls of the class-file filter per {@link #warmUpFilter}. */
     private static final int FILTER_WARM_CALLS = 10_000;
-    /** {@code -Ddprof.debug=true}: stack traces for weaving failures, and how long the start's JIT warm-up took. */
-    public static final String DEBUG_PROPERTY = "dprof.debug";
 
     private final AgentConfig config;
     private final RegionTable table;
@@ -701,7 +700,7 @@ public final class Weaver {
         int n = failures.incrementAndGet();
         if (n <= MAX_REPORTED_FAILURES) {
             warn.accept("could not weave " + typeName + " (" + throwable + "); it runs unprofiled");
-            if (Boolean.getBoolean(DEBUG_PROPERTY)) {
+            if (DprofSettings.debug()) {
                 throwable.printStackTrace();
             }
         }

@@ -3,6 +3,7 @@ package dev.dprof.agent.config;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.dprof.testsupport.TestSettings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,9 +23,9 @@ class ConfigFuzzTest {
     @Test
     void mangledFilesNeverThrowAnythingElse() throws Exception {
         String base = ConfigLoaderTest.resource("full.yaml");
-        Random random = new Random(Long.getLong("dprof.fuzzSeed", 20240611L));
+        Random random = new Random(TestSettings.fuzzSeed(20240611L));
         int failures = 0;
-        int rounds = Integer.getInteger("dprof.fuzzRounds", 3000);
+        int rounds = TestSettings.fuzzRounds(3000);
         for (int round = 0; round < rounds; round++) {
             String yaml = mangle(base, random, 1 + random.nextInt(3));
             try {

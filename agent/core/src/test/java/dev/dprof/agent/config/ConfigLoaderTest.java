@@ -12,6 +12,7 @@ import dev.dprof.agent.config.ValueSource.Getter;
 import dev.dprof.agent.config.ValueSource.Property;
 import dev.dprof.agent.config.ValueSource.Return;
 import dev.dprof.format.CollectiveFlavour;
+import dev.dprof.settings.DprofSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ class ConfigLoaderTest {
         List<RegionSpec> expected = List.of(
                 region("Worker#compute", "com.example.Worker", "compute", Optional.of("(I)V"), RegionKind.PLAIN,
                         OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                        Optional.of(new Property("dprof.rank")), 16),
+                        Optional.of(new Property(DprofSettings.RANK_PROPERTY)), 16),
                 region("Channel#send", "com.example.net.Channel", "send", Optional.empty(), RegionKind.SEND,
                         OptionalInt.of(12), Optional.of(new Arg(0)),
                         Optional.of(new Getter(OptionalInt.of(1), "seq")), Optional.empty(), Optional.empty(), 22),
@@ -66,7 +67,7 @@ class ConfigLoaderTest {
                         38),
                 region("Phaser#await", "com.example.sync.Phaser", "await", Optional.empty(), RegionKind.BARRIER,
                         OptionalInt.empty(), Optional.empty(), Optional.of(new Field(OptionalInt.empty(), "generation")),
-                        Optional.of(new Property("dprof.workers")), Optional.empty(), 44),
+                        Optional.of(new Property(DprofSettings.PARTICIPANTS_PROPERTY)), Optional.empty(), 44),
                 region("Latch#countDown", "com.example.sync.Latch", "countDown", Optional.empty(),
                         RegionKind.BARRIER, OptionalInt.empty(), Optional.empty(), Optional.of(new Const("startup")),
                         Optional.of(new Const("4")), Optional.empty(), 51),

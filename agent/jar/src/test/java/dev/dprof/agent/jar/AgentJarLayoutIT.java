@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dprof.settings.DprofSettings;
+import dev.dprof.testsupport.TestSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -77,8 +79,6 @@ class AgentJarLayoutIT {
     }
 
     private static JarFile agentJar() throws IOException {
-        String path = System.getProperty("dprof.jar");
-        assertNotNull(path, "-Ddprof.jar is not set: run through Maven (failsafe)");
-        return new JarFile(path);
+        return new JarFile(DprofSettings.agentJar().orElseThrow(() -> TestSettings.notSetByTheBuild(DprofSettings.AGENT_JAR_PROPERTY)).toFile());
     }
 }

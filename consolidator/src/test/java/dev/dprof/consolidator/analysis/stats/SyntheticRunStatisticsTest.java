@@ -10,7 +10,7 @@ import dev.dprof.consolidator.analysis.stats.ProfileStatistics.RegionFigures;
 import dev.dprof.consolidator.analysis.stats.ProfileStatistics.Result;
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.synthetic.Consolidated;
-import dev.dprof.consolidator.synthetic.SyntheticRun;
+import dev.dprof.synthetic.SyntheticRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

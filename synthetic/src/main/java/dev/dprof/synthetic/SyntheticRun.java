@@ -1,4 +1,4 @@
-package dev.dprof.consolidator.synthetic;
+package dev.dprof.synthetic;
 
 import dev.dprof.clock.ClockDomain;
 import dev.dprof.clock.ClockSource;

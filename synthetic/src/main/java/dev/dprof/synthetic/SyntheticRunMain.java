@@ -1,4 +1,4 @@
-package dev.dprof.consolidator.synthetic;
+package dev.dprof.synthetic;
 
 import java.io.IOException;
 import java.io.Writer;
