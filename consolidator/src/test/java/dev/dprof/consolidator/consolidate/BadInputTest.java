@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.consolidator.profile.ProfileInfo;
 import dev.dprof.consolidator.synthetic.Consolidated;
-import dev.dprof.consolidator.synthetic.SyntheticRun;
+import dev.dprof.synthetic.SyntheticRun;
 import dev.dprof.consolidator.synthetic.TornWriter;
 import dev.dprof.format.profile.ProfileEvent;
 import java.io.IOException;
@@ -133,10 +133,16 @@ class BadInputTest {
         assertEquals(3, problems.stream().filter(p -> p.contains("contradicts the assumption (no line fits")
                 && p.contains("falls back to no bound")).count(), problems.toString());
         c.info().processes().forEach(p -> assertTrue(p.calibration().contradiction() != null, p.host()));
-        // The same run under the default kind of assumption is bounded, and sound.
-        Consolidated bounded = Consolidated.of(run, dir.resolve("bounded"), "bounded:1");
+        // The same run under the default kind of assumption, wide enough for the wander (5000 ppm over
+        // 300-900 s changes the frequency by up to 105 ppm/s), is bounded, and sound.
+        Consolidated bounded = Consolidated.of(run, dir.resolve("bounded"), "bounded:128");
         assertEquals(run.events(), bounded.info().events());
         assertTrue(bounded.events().stream().allMatch(e -> e.lo <= e.truth && e.truth <= e.hi));
+        // Under the default 1 ppm/s the wander breaks the model too: where the zeros show it, the events
+        // are left out and counted; every event that keeps a bound still contains its truth.
+        Consolidated narrow = Consolidated.of(run, dir.resolve("narrow"), "bounded:1");
+        assertEquals(run.events(), narrow.info().events() + narrow.info().unboundedEvents());
+        assertTrue(narrow.events().stream().allMatch(e -> e.lo <= e.truth && e.truth <= e.hi));
     }
 
     /** Every written event is in the profile, in its thread's order, with its truth inside its interval. */
