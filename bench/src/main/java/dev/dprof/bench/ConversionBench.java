@@ -24,7 +24,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Sound conversion of one thread's sorted ticks against a double-precision linear conversion
- * {@code a + b·k} of the same ticks, in the same run (issue 3's benchmark). The calibration is a
+ * {@code a + b·k} of the same ticks, in the same run. The calibration is a
  * simulated 60 s run with a zero every 10 s; the ticks are a dense stretch of one busy thread
  * (65 536 events in 100 ms), the shape the consolidator converts batch by batch.
  */

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./dprof bench startup [--runs N] [--jdk HOME] [--cpus LIST] [--agent-args ARGS] [--json FILE]}:
- * what the agent adds to a JVM's start and to its memory (issue 18: at most
+ * what the agent adds to a JVM's start and to its memory (target: at most
  * {@value #TARGET_WALL_SEC} s and {@value #TARGET_RSS_MIB} MiB), measured from launch to exit of the
  * programs of {@link StartupProgram} ({@code hello}, {@code pool}) in three variants: no agent; the agent
  * with a YAML of one region and {@code handoffs=off}; the agent with the same YAML and its default
@@ -125,7 +125,7 @@ final class StartupCommand {
                                Path work) throws Exception {
         Path classes = copyProgram(work.resolve("classes"));
         Path yaml = Files.writeString(work.resolve("dprof.yaml"), String.join("\n",
-                "# written by dprof bench startup: the one region of issue 18's trivial program",
+                "# written by dprof bench startup: the one region of the trivial program",
                 "regions:",
                 "  - name: startup.work",
                 "    class: " + StartupProgram.class.getName(),

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Unbounded figures through every analysis' text and JSON and the report (issue 19: "no output shows
+ * Unbounded figures through every analysis' text and JSON and the report ("no output shows
  * Infinity or NaN as a bound"): a profile with one process whose rate has no bound (its calibration
  * CONTRADICTED) beside a bounded one. Every output must say "no bound" (text) or null (JSON) where a
  * figure has none, the one form docs/BOUNDS.md documents, never Infinity, NaN or an infinite truth;

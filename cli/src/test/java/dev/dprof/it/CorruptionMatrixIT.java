@@ -41,7 +41,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The corruption matrix of issue 19, on real queues and ring files made by a recorded run: two
+ * The corruption matrix, on real queues and ring files made by a recorded run: two
  * processes that ended (CountingApp) and one killed while recording (SpinApp, so its ring files
  * hold events its queue does not). Each case damages one file of one process and runs every
  * reading command in this JVM ({@code stats}, {@code consolidate}, {@code analyze},

@@ -54,7 +54,7 @@ class CalibrationTestbedIT {
     }
 
     /**
-     * Issue 17's forger: on each join's path, answering every ping first with the reference's tick
+     * A forger: on each join's path, answering every ping first with the reference's tick
      * shifted by 2·10⁶. With the run key its pongs are rejected and the joins' bounds all hold;
      * without a key every ping is answered twice, no zero is kept, and no tick has a bound. Either
      * way nothing is missed.

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The agent cannot clash with its host (issue 18): {@link HostApp} carries other versions of Jackson,
+ * The agent cannot clash with its host: {@link HostApp} carries other versions of Jackson,
  * JNA, protobuf, picocli, ByteBuddy and Chronicle than dprof does, and runs with the agent exactly as
  * without it — the same output, every library served from the application's own jar — while its
  * region is woven and recorded. On JDK 17 and on JDK 25.

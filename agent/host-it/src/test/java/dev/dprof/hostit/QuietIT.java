@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Quiet on the host (issue 18): with class-data sharing on and no JVM flag but {@code -javaagent},
+ * Quiet on the host: with class-data sharing on and no JVM flag but {@code -javaagent},
  * a program's stdout is the same with the agent as without, and its stderr differs only by the
  * agent's start line and its end-of-run lines (what was woven, and each region that matched
  * nothing) — no "Sharing is only supported for boot loader classes", no JEP 472 native-access

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * One false zero among true ones (issue 17, finding 5: a forged or corrupted {@code a}): every
+ * One false zero among true ones (a forged or corrupted {@code a}): every
  * bound contains the truth, or the domain says it has none. Relative rates from 2⁻⁷ to 2⁷, 3 to
  * 6 zeros at random moments, drift inside the model; the false zero at any position, its
  * {@code a} beyond the true interval by an excess the neighbours can show — at least what they

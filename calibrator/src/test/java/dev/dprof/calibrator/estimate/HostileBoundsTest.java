@@ -16,7 +16,7 @@ import org.apache.commons.numbers.fraction.BigFraction;
 import org.junit.jupiter.api.Test;
 
 /**
- * Property tests with hostile parameters (issue 17): relative rates from 2⁻¹⁴ to 2¹⁴, readings
+ * Property tests with hostile parameters: relative rates from 2⁻¹⁴ to 2¹⁴, readings
  * within 2⁴⁰ of ±2⁶³, 1 to 6 zeros at random moments, drift inside the model and far beyond it,
  * ticks and durations up to three hours outside the calibrated span (the horizon is one). Every
  * check has one of two outcomes: the bound contains the truth, or the tick (duration) is

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A forger on the path (issue 17, finding 5) answers every ping before the parent, with the
+ * A forger on the path answers every ping before the parent, with the
  * parent's tick shifted by 2·10⁶: every zero it made would be false by the same amount, which no
  * check of the zeros against each other could see. With a key its pongs are rejected and the
  * node's zeros are the parent's, all true; without one every ping is answered twice, differently,

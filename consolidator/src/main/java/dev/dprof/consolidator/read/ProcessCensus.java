@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * How many events a process recorded whose queue cannot be opened (say, Chronicle's own header is
  * damaged), taken from what its files still say, so that the process left out is counted as lost
- * rather than named only (issue 19: "a process whose files cannot be read, counted by the events its
+ * rather than named only ("a process whose files cannot be read, counted by the events its
  * ring files or index say it had"). Nothing here is read through Chronicle: the queue files'
  * document headers are walked with positional reads ({@link QueueFiles}), a damaged stretch skipped
  * to the next offset from which the documents chain to the end ({@link QueueFiles#resync}), and of

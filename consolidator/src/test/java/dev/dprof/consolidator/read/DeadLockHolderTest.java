@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A queue whose Chronicle locks are held by a process that died holding them (a writer killed
- * mid-append): reading must not wait for them (issue 19, "no wait longer than 1 s on a lock held by
+ * mid-append): reading must not wait for them ("no wait longer than 1 s on a lock held by
  * no one alive"). The lock is forged as Chronicle stores it: a long in {@code metadata.cq4t}'s table
  * store under {@code chronicle.write.lock} and {@code chronicle.append.lock}, holding the holder's
  * process id ({@code AbstractTSQueueLock}), here the id of a process that has exited; the document
