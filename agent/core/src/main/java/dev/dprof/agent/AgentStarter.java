@@ -196,6 +196,8 @@ final class AgentStarter {
             joinUninterruptibly(jdkWeaving);
             phases.mark("JDK handoff classes");
         }
+        // The JIT warm-up runs without the start's directive: C2 is to compile what it prepares for.
+        StartCompilerDirective.removeAdded();
         // Attached to a running application, the JIT warm-up would only compete with it: what it
         // prepares for, the application's first class loads and lambdas, is behind it.
         if (parsed.warmup() && !attached) {

@@ -28,6 +28,9 @@ public final class DProfAgent {
         StartPhases phases = new StartPhases(System.nanoTime());
         try {
             System.setProperty("chronicle.analytics.disable", "true");
+            if (!attached) {
+                addDirective(inst, phases);
+            }
             quietLogging();
             JdkOpener.openToAgent(inst);
             BootstrapJar.define();
@@ -35,6 +38,21 @@ public final class DProfAgent {
             AgentStarter.start(args, inst, attached, phases);
         } catch (Throwable t) {
             System.err.println("dprof: agent not started (" + t + "); the application runs unprofiled");
+        } finally {
+            StartCompilerDirective.removeAdded(); // if the start ended before its JIT warm-up
+        }
+    }
+
+    /**
+     * The start's compiler directive ({@link StartCompilerDirective}), first, before the agent's
+     * libraries load; if it cannot be added, the timing line says why.
+     */
+    private static void addDirective(Instrumentation inst, StartPhases phases) {
+        try {
+            StartCompilerDirective.add(inst);
+            phases.mark("compiler directive");
+        } catch (Exception | LinkageError e) {
+            phases.mark("no compiler directive (" + e + ")");
         }
     }
 
