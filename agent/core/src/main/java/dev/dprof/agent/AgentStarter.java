@@ -3,6 +3,7 @@ package dev.dprof.agent;
 import dev.dprof.agent.bootstrap.AgentThreads;
 import dev.dprof.agent.bootstrap.HandoffStats;
 import dev.dprof.agent.bootstrap.NativeClock;
+import dev.dprof.agent.bootstrap.NativeLibrary;
 import dev.dprof.agent.bootstrap.Probes;
 import dev.dprof.agent.bootstrap.RingConfig;
 import dev.dprof.agent.bootstrap.Rings;
@@ -203,7 +204,9 @@ final class AgentStarter {
         if (parsed.warmup() && !attached) {
             warmUpBeforeMain(weaver, inst, phases);
         }
-        if (!Rings.NATIVE) {
+        // Quiet on the host where nanoTime is what the build declared (no library for this platform);
+        // the header records the clock either way.
+        if (!Rings.NATIVE && config.clock().isCounter() && !NativeLibrary.absent()) {
             warn(clockLine);
         }
         if (Runtime.version().feature() >= 21 && !VirtualThreads.SUPPORTED) {

@@ -31,6 +31,8 @@ public final class NativeLibrary {
 
     private static boolean attempted;
     private static volatile boolean loaded;
+    /** No library for this platform in the jar: the declared fallback, not a failure. */
+    private static volatile boolean absent;
     private static volatile String message = "dprof: native clock not loaded yet";
 
     private NativeLibrary() {
@@ -58,6 +60,15 @@ public final class NativeLibrary {
     /** Whether {@link #load()} succeeded. */
     public static boolean isLoaded() {
         return loaded;
+    }
+
+    /**
+     * Whether {@link #load()} found no library for this platform (a build without a C compiler, or a
+     * platform none is built for): System.nanoTime is then the declared clock, which the run's header
+     * records, rather than a failure to report.
+     */
+    public static boolean absent() {
+        return absent;
     }
 
     /** One line describing the outcome of {@link #load()}, fit for the agent's log. */
@@ -93,11 +104,13 @@ public final class NativeLibrary {
         String arch = System.getProperty("os.arch", "");
         String resource = resourceFor(os, arch);
         if (resource == null) {
+            absent = true;
             throw new UnsupportedOperationException("no native library for " + os + "/" + arch);
         }
         Path file;
         try (InputStream in = openResource(resource)) {
             if (in == null) {
+                absent = true;
                 throw new IllegalStateException("resource " + resource + " not found next to "
                         + NativeLibrary.class.getName() + " (built without a C compiler?)");
             }
