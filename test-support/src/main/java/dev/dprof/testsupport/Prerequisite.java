@@ -12,17 +12,12 @@ public final class Prerequisite {
     private Prerequisite() {
     }
 
-    /** Whether this run is CI's ({@code CI=true}, as CI services and {@code .ci/run} set it). */
-    public static boolean underCi() {
-        return TestSettings.ci();
-    }
-
     /** Returns when {@code present}; otherwise fails under CI and skips elsewhere, saying {@code why}. */
     public static void require(boolean present, String why) {
         if (present) {
             return;
         }
-        if (underCi()) {
+        if (TestSettings.ci()) {
             fail("CI=true and " + why);
         }
         assumeTrue(false, why);

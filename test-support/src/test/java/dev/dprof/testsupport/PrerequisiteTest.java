@@ -13,7 +13,7 @@ class PrerequisiteTest {
     void presentIsSilentMissingSkipsOrFailsUnderCi() {
         Prerequisite.require(true, "never said");
         String why = "no frobnicator: install Debian's frobnicator package";
-        if (Prerequisite.underCi()) {
+        if (TestSettings.ci()) {
             assertEquals("CI=true and " + why,
                     assertThrows(AssertionFailedError.class, () -> Prerequisite.require(false, why)).getMessage());
         } else {
