@@ -62,6 +62,11 @@ final class TestQueue implements AutoCloseable {
         append();
     }
 
+    /** A YAML region of this id, name and kind, as the drainer writes it before any event that uses it. */
+    void region(int id, String name, String kind) {
+        region(new RegionInfo(id, name, kind, "yaml", "test.yaml:" + id, java.util.OptionalLong.empty()));
+    }
+
     void weaving(WeavingSummary summary) {
         summary.encode(start());
         append();
@@ -72,7 +77,7 @@ final class TestQueue implements AutoCloseable {
         append();
     }
 
-    /** A batch of {@code tid}: each event {tick, header[, a]}. */
+    /** A batch of {@code tid}: each event {tick, header[, a[, b]]}. */
     void batch(long tid, List<long[]> events) {
         EventBatchEncoder.encode(start(), tid, slots(events), events.size(), null, false);
         append();
@@ -97,7 +102,7 @@ final class TestQueue implements AutoCloseable {
         append();
     }
 
-    /** Slots in the rings' layout: each event {tick, header[, a]}. */
+    /** Slots in the rings' layout: each event {tick, header[, a[, b]]}. */
     static ByteBuffer slots(List<long[]> events) {
         ByteBuffer b = ByteBuffer.allocate(events.size() * EventBatchEncoder.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < events.size(); i++) {
@@ -106,6 +111,9 @@ final class TestQueue implements AutoCloseable {
             b.putInt(i * EventBatchEncoder.SLOT_BYTES + 8, (int) e[1]);
             if (e.length > 2) {
                 b.putLong(i * EventBatchEncoder.SLOT_BYTES + 16, e[2]);
+            }
+            if (e.length > 3) {
+                b.putLong(i * EventBatchEncoder.SLOT_BYTES + 24, e[3]);
             }
         }
         return b;
