@@ -181,7 +181,7 @@ final class RingRecovery {
         for (int i = 0; i < count; i++) {
             int base = i * size;
             long tick = slots.getLong(base);
-            SlotCheck.Fault fault = check.fault(slots.getInt(base + 8), first + i, head);
+            SlotCheck.Fault fault = check.fault(slots.getInt(base + 8), slots.getLong(base + 16), first + i, head);
             if (fault == null && (tick < previous
                     || i + 1 < count && slots.getLong(base + size) >= previous && tick > slots.getLong(base + size))) {
                 fault = SlotCheck.Fault.TICK_ORDER;

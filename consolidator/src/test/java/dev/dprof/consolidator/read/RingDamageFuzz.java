@@ -67,7 +67,7 @@ public final class RingDamageFuzz {
             queues.add(queue);
             List<List<long[]>> threads = List.of(firstThread(p), secondThread(p, p == 1));
             int[] written = new int[threads.size()];
-            boolean queueDamage = random.nextInt(4) == 0;
+            boolean queueDamage = random.nextBoolean();
             try (TestQueue w = new TestQueue(queue, p == 0 ? "17" : "21", true, 1 + p)) {
                 region(w, WORK, WORK_REGION, "plain", "yaml");
                 region(w, SEND, "msg.send", "send", "yaml");
@@ -86,7 +86,7 @@ public final class RingDamageFuzz {
                         int n = Math.min(written[t] - from, 1 + random.nextInt(40));
                         List<long[]> batch = new ArrayList<>();
                         for (long[] e : events.subList(from, from + n)) {
-                            batch.add(queueDamage && random.nextInt(25) == 0 ? knownKindDamage(e, random, damage) : e);
+                            batch.add(queueDamage && random.nextInt(15) == 0 ? knownKindDamage(e, random, damage) : e);
                         }
                         w.batch(threadId(p, t), batch);
                         from += n;
