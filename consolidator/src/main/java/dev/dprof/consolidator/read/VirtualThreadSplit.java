@@ -33,8 +33,9 @@ import java.util.Map;
  * platform and virtual threads) and counts as any other event.</li>
  * </ul>
  *
- * <p>Memory: per batch document one address and two ints, per piece a few longs — like the
- * messages, bounded by the communication, never by the region events.
+ * <p>Memory: per batch document one address and two ints, per piece a few longs, and while the
+ * index is built a record per marker — like the messages, bounded by the communication, never by
+ * the region events.
  */
 final class VirtualThreadSplit {
     /** One thread's batch documents, and for a carrier its pieces. */
@@ -48,8 +49,9 @@ final class VirtualThreadSplit {
         int documents;
         int[] pieces = new int[0];
         int pieceCount;
-        /** The index's walk: the piece open after the last marker seen, or -1. */
+        /** The index's walk: the piece open after the last marker seen, or -1; the documents it has passed. */
         private int open = -1;
+        private int started;
 
         ThreadDocs(long thread) {
             this.thread = thread;
@@ -76,10 +78,12 @@ final class VirtualThreadSplit {
             documents++;
         }
 
-        /** The walk of the index reaches document {@code doc}: what is open there, and the next piece. */
-        private void startDocument(int doc) {
-            openAtStart[doc] = open;
-            nextAtStart[doc] = pieceCount;
+        /** The cut reaches document {@code doc}: what is open at the start of each document up to it, and the next piece. */
+        private void startDocumentsUpTo(int doc) {
+            for (; started <= doc; started++) {
+                openAtStart[started] = open;
+                nextAtStart[started] = pieceCount;
+            }
         }
 
         private int addPiece(int piece) {
@@ -105,7 +109,7 @@ final class VirtualThreadSplit {
     private long lastIndex = Long.MIN_VALUE;
 
     /**
-     * A document's start or a marker in it, in queue order: the pieces are cut from these at
+     * A marker, in queue order, with its carrier's document: the pieces are cut from these at
      * {@link #finish}, once every thread with batches of its own is known.
      */
     private record Mark(ThreadDocs docs, int doc, EventKind kind, long thread, long tick) {
@@ -118,7 +122,6 @@ final class VirtualThreadSplit {
         ThreadDocs docs = threads.computeIfAbsent(batch.threadId(), ThreadDocs::new);
         docs.addDocument(address);
         int doc = docs.documents - 1;
-        marks.add(new Mark(docs, doc, null, 0, 0));
         if (!batch.hasCommunicationIndex()) {
             return;
         }
@@ -142,11 +145,11 @@ final class VirtualThreadSplit {
     private void cut() {
         for (Mark m : marks) {
             ThreadDocs docs = m.docs;
-            if (m.kind == null) {
-                docs.startDocument(m.doc);
-            } else if (!marksVirtual(m.thread)) {
+            docs.startDocumentsUpTo(m.doc);
+            if (!marksVirtual(m.thread)) {
                 continue;
-            } else if (m.kind == EventKind.VT_MOUNT) {
+            }
+            if (m.kind == EventKind.VT_MOUNT) {
                 docs.open = docs.addPiece(newPiece(m.thread, docs, m.tick, m.doc));
             } else {
                 if (docs.open < 0 || pieceThread[docs.pieces[docs.open]] != m.thread) {
@@ -154,6 +157,9 @@ final class VirtualThreadSplit {
                 }
                 docs.open = -1;
             }
+        }
+        for (ThreadDocs docs : threads.values()) {
+            docs.startDocumentsUpTo(docs.documents - 1);
         }
         marks.clear();
     }
