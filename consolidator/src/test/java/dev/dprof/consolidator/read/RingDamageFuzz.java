@@ -7,6 +7,7 @@ import dev.dprof.format.HandoffRegions;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.RingFile;
 import dev.dprof.format.TcpRegions;
+import dev.dprof.format.calibration.CalibrationFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
 
@@ -29,8 +31,11 @@ import java.util.Random;
  * no checksum). For the fuzz tests of every reader and analysis.
  */
 public final class RingDamageFuzz {
-    /** The run directory, its process queues, and every event the processes recorded. */
-    public record Run(Path dir, List<Path> queues, long recorded, String damage) {
+    /**
+     * The run directory, its process queues, every event the processes recorded, and a calibration
+     * folder: the processes' one clock domain as the reference, for a consolidation with FreeZer.
+     */
+    public record Run(Path dir, List<Path> queues, long recorded, String damage, Path calibration) {
     }
 
     static final int WORK = 1;
@@ -102,7 +107,12 @@ public final class RingDamageFuzz {
                         events.size(), random, damage);
             }
         }
-        return new Run(dir, queues, recorded, damage.toString());
+        Path calibration = dir.resolveSibling(dir.getFileName() + "-calibration");
+        try (CalibrationFile reference = CalibrationFile.create(calibration, TestQueue.DOMAIN, Optional.empty(), "host",
+                "rdtsc", 1e9, Optional.empty())) {
+            reference.end();
+        }
+        return new Run(dir, queues, recorded, damage.toString(), calibration);
     }
 
     private static void region(TestQueue w, int id, String name, String kind, String origin) {

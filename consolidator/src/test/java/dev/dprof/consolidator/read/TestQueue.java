@@ -27,6 +27,8 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 /** Writes a process queue the way the drainer does, for the reader's tests. */
 final class TestQueue implements AutoCloseable {
+    /** The clock domain of every test queue. */
+    static final String DOMAIN = "tsc@test";
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
     private final ByteSink record = new ByteSink(1 << 12);
@@ -52,7 +54,7 @@ final class TestQueue implements AutoCloseable {
         if (!header) {
             return;
         }
-        new ProcessHeader(RecordType.FORMAT_VERSION, "host", pid, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
+        new ProcessHeader(RecordType.FORMAT_VERSION, "host", pid, 0, 0, DOMAIN, ClockSource.RDTSC, "test",
                 1e9, Optional.empty(), 1024, jvm, "test", "test.yaml", 5).encode(start());
         append();
     }
