@@ -16,8 +16,12 @@ import dev.dprof.agent.config.ConfigLoader;
 import dev.dprof.agent.instrument.RegionMatches;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.instrument.Weaver;
+import dev.dprof.agent.sink.DiskReserve;
 import dev.dprof.agent.sink.Drainer;
+import dev.dprof.agent.sink.DrainerProcess;
+import dev.dprof.agent.sink.HostPump;
 import dev.dprof.agent.sink.QueueSink;
+import dev.dprof.agent.sink.RunDrain;
 import dev.dprof.calibrator.net.AgentCalibration;
 import dev.dprof.calibrator.net.HostPort;
 import dev.dprof.calibrator.net.SharedKey;
@@ -25,6 +29,7 @@ import dev.dprof.clock.ClockSource;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.HostName;
 import dev.dprof.clock.SimulatedClock;
+import dev.dprof.format.HostRecords;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RingFile;
@@ -150,11 +155,15 @@ final class AgentStarter {
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
-        // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
-        Drainer drainer = new Drainer(
-                () -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp, config.drainIntervalMs(),
-                config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
-                AgentStarter::warn);
+        RunDrain drainer = parsed.processDrainer()
+                ? processDrainer(dir, pid, table, clock, rdtscp, config, header) : null;
+        if (drainer == null) {
+            // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
+            drainer = new Drainer(
+                    () -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp, config.drainIntervalMs(),
+                    config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
+                    AgentStarter::warn);
+        }
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.
         CountDownLatch lastDrain = new CountDownLatch(1);
         drainer.beforeEnd(() -> {
@@ -204,6 +213,11 @@ final class AgentStarter {
         if (parsed.warmup() && !attached) {
             warmUpBeforeMain(weaver, inst, phases);
         }
+        if (drainer instanceof HostPump pump) {
+            pump.drainerExit().ifPresent(code -> warn("the drainer process ended at its start (exit code " + code
+                    + ", its lines are in " + dir.resolve(DrainerProcess.LOG) + "); the readers recover this run"
+                    + " from its ring files"));
+        }
         // Quiet on the host where nanoTime is what the build declared (no library for this platform);
         // the header records the clock either way.
         if (!Rings.NATIVE && config.clock().isCounter() && !NativeLibrary.absent()) {
@@ -251,6 +265,39 @@ final class AgentStarter {
         } catch (SecurityException e) {
             // dprof attach then says only that it attached
         }
+    }
+
+    /**
+     * The host's half of a drainer in its own process (docs/DESIGN.md, "The drainer in its own
+     * process"): the disk reserve for the rings and the host's records, the drainer process started,
+     * the pump made. Null, with one line saying why, when it cannot be: the start then drains in a
+     * thread of this JVM, as without {@code drainer=process}.
+     */
+    private static RunDrain processDrainer(Path dir, long pid, RegionTable table, DomainClock clock, boolean rdtscp,
+                                           AgentConfig config, Drainer.HeaderFactory header) {
+        String why;
+        if (!Rings.NATIVE) {
+            why = "the rings are in this JVM's heap: no native library";
+        } else if (!Rings.durable()) {
+            why = "no ring files";
+        } else {
+            try {
+                long reserve = config.diskReserveBytes() >= 0 ? config.diskReserveBytes()
+                        : DiskReserve.of(dir);
+                Rings.setDiskReserve(reserve);
+                Process process = DrainerProcess.start(dir, pid, reserve);
+                HostRecords.Writer records = new HostRecords.Writer(dir.resolve(RingFile.DIRECTORY), reserve);
+                return new HostPump(records, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(), header,
+                        process, AgentStarter::warn);
+            } catch (IOException e) {
+                why = e.getMessage();
+            } catch (RuntimeException | Error e) {
+                // Whatever the JVM's process start throws (an unusable launch mechanism is an Error): never the host's.
+                why = e.toString();
+            }
+        }
+        warn("drainer process not started (" + why + "); draining in the application's JVM");
+        return null;
     }
 
     /**
@@ -303,7 +350,7 @@ final class AgentStarter {
     }
 
     /** Waits for the drainer's queue (see {@link Drainer#awaitOpen}); returns why it failed, or null. */
-    private static Exception awaitOpen(Drainer drainer) {
+    private static Exception awaitOpen(RunDrain drainer) {
         try {
             return drainer.awaitOpen();
         } catch (InterruptedException e) {
@@ -316,7 +363,7 @@ final class AgentStarter {
      * Lets the drainer compile its path and the probes before the application runs (see
      * {@link Drainer}); no thread of the application runs yet, so none of its events waits meanwhile.
      */
-    private static void awaitWarm(Drainer drainer) {
+    private static void awaitWarm(RunDrain drainer) {
         try {
             if (!drainer.awaitWarm(WARM_WAIT_MS)) {
                 warn("warm-up still running after " + WARM_WAIT_MS + " ms; starting the application anyway");
