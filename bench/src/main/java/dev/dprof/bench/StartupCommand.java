@@ -50,7 +50,7 @@ final class StartupCommand {
 
     enum Variant {
         NONE("no agent"), HANDOFFS_OFF("agent, handoffs=off"), HANDOFFS_AUTO("agent, handoffs auto (default)"),
-        PROCESS_DRAINER("agent, handoffs auto, drainer=process");
+        PROCESS_DRAINER("agent, auto, drainer=process");
 
         final String label;
 
