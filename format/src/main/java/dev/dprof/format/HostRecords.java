@@ -242,6 +242,11 @@ public final class HostRecords {
             return (bytes + 4095) & ~4095L;
         }
 
+        /** What the reader has stored as consumed in the current segment (acquire); 0 before the first segment. */
+        public synchronized long consumed() {
+            return map == null ? 0 : (long) LONGS.getAcquire(map, CONSUMED_AT);
+        }
+
         /** Drops the mapping (the files stay; the reader removes them once appended). */
         @Override
         public synchronized void close() {
@@ -509,6 +514,15 @@ public final class HostRecords {
             return Long.parseLong(name.substring(0, name.length() - SUFFIX.length()));
         } catch (NumberFormatException e) {
             return Long.MAX_VALUE;
+        }
+    }
+
+    /** Deletes the segments in {@code dir}, for a host that drains in its own JVM after all. */
+    public static void delete(Path dir) throws IOException {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+            for (Path f : stream) {
+                Files.deleteIfExists(f);
+            }
         }
     }
 

@@ -42,6 +42,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /**
  * Starts profiling once the bootstrap part is reachable: configuration, clock, drainer (which opens
@@ -155,26 +156,32 @@ final class AgentStarter {
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
+        // The calibration's final exchange comes after the last drain, so no drained tick is after it.
+        CountDownLatch lastDrain = new CountDownLatch(1);
+        Supplier<WeavingSummary> beforeEnd = () -> {
+            lastDrain.countDown();
+            return endOfRun(weaver, inst);
+        };
         RunDrain drainer = parsed.processDrainer()
                 ? processDrainer(dir, pid, table, clock, rdtscp, config, header) : null;
         if (drainer == null) {
-            // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
-            drainer = new Drainer(
-                    () -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp, config.drainIntervalMs(),
-                    config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
-                    AgentStarter::warn);
+            drainer = threadDrainer(dir, table, clock, rdtscp, config, header, parsed.warmup());
         }
-        // The calibration's final exchange comes after the last drain, so no drained tick is after it.
-        CountDownLatch lastDrain = new CountDownLatch(1);
-        drainer.beforeEnd(() -> {
-            lastDrain.countDown();
-            return endOfRun(weaver, inst);
-        });
+        drainer.beforeEnd(beforeEnd);
         drainer.start();
         recording = dir;
         weaver.prepare(inst);
         phases.mark("ByteBuddy");
         Exception notOpened = awaitOpen(drainer);
+        if (notOpened != null && drainer instanceof HostPump) {
+            // It published only the header and the clock check: the thread drainer starts from scratch.
+            warn("drainer process not started (" + notOpened.getMessage() + "); draining in the application's JVM");
+            removeQueueStart(dir);
+            drainer = threadDrainer(dir, table, clock, rdtscp, config, header, parsed.warmup());
+            drainer.beforeEnd(beforeEnd);
+            drainer.start();
+            notOpened = awaitOpen(drainer);
+        }
         if (notOpened != null) {
             warn("cannot write the event queue in " + dir + " (" + notOpened + "); the application runs unprofiled");
             Rings.removeRingFiles();
@@ -214,7 +221,7 @@ final class AgentStarter {
             warmUpBeforeMain(weaver, inst, phases);
         }
         if (drainer instanceof HostPump pump) {
-            pump.drainerExit().ifPresent(code -> warn("the drainer process ended at its start (exit code " + code
+            pump.drainerExit().ifPresent(code -> warn("the drainer process has ended already (exit code " + code
                     + ", its lines are in " + dir.resolve(DrainerProcess.LOG) + "); the readers recover this run"
                     + " from its ring files"));
         }
@@ -267,6 +274,31 @@ final class AgentStarter {
         }
     }
 
+    /** The drainer thread, which opens the queue (Chronicle's classes) on its thread while the start loads ByteBuddy's. */
+    private static Drainer threadDrainer(Path dir, RegionTable table, DomainClock clock, boolean rdtscp,
+                                         AgentConfig config, Drainer.HeaderFactory header, boolean warmup) {
+        return new Drainer(() -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp,
+                config.drainIntervalMs(), config.ringEvents(), header,
+                warmup ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
+    }
+
+    /**
+     * What a drainer process that did not get to drain may have left: the host's records, and a queue
+     * holding at most the header, which the thread drainer writes again.
+     */
+    private static void removeQueueStart(Path dir) {
+        try {
+            HostRecords.delete(dir.resolve(RingFile.DIRECTORY));
+            try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.{cq4,cq4t}")) {
+                for (Path f : files) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            warn("cannot remove what the drainer process left in " + dir + " (" + e + ")");
+        }
+    }
+
     /**
      * The host's half of a drainer in its own process (docs/DESIGN.md, "The drainer in its own
      * process"): the disk reserve for the rings and the host's records, the drainer process started,
@@ -288,7 +320,7 @@ final class AgentStarter {
                 Process process = DrainerProcess.start(dir, pid, reserve);
                 HostRecords.Writer records = new HostRecords.Writer(dir.resolve(RingFile.DIRECTORY), reserve);
                 return new HostPump(records, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(), header,
-                        process, AgentStarter::warn);
+                        process, dir.resolve(DrainerProcess.LOG), AgentStarter::warn);
             } catch (IOException e) {
                 why = e.getMessage();
             } catch (RuntimeException | Error e) {

@@ -80,6 +80,11 @@ public final class HostPump implements RingVisitor, Runnable, RunDrain {
     private volatile boolean running = true;
     private volatile Thread thread;
     private volatile Supplier<WeavingSummary> weaving;
+    /** How long the start waits for the drainer process to open the queue and append the header. */
+    static final long OPEN_WAIT_MS = 5000;
+    private final java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(1);
+    private volatile Exception openFailure;
+    private final java.nio.file.Path log;
     /** Whether the end counts are published: the drainer process then ends without waiting for this JVM's exit. */
     private volatile boolean endWritten;
     /** Why a record could not be written; the pump stops then. */
@@ -97,7 +102,8 @@ public final class HostPump implements RingVisitor, Runnable, RunDrain {
 
     public HostPump(HostRecords.Writer records, RegionTable regions, DomainClock clock, boolean withCpu,
                     int intervalMs, int ringEvents, Drainer.HeaderFactory header, Process drainer,
-                    Consumer<String> warn) {
+                    java.nio.file.Path log, Consumer<String> warn) {
+        this.log = log;
         this.records = records;
         this.regions = regions;
         this.clock = clock;
@@ -129,10 +135,16 @@ public final class HostPump implements RingVisitor, Runnable, RunDrain {
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
-    /** The queue is the drainer process's to open: nothing to wait for here. */
+    /**
+     * Waits until the drainer process has appended the header to the queue it opened, or has ended,
+     * or {@link #OPEN_WAIT_MS} passed (it is then ended); returns why it is not draining, or null.
+     * Until then the pump publishes nothing but the header and the clock check, so a start that then
+     * drains in its own JVM loses nothing (the region table, the rings are untouched).
+     */
     @Override
-    public Exception awaitOpen() {
-        return null;
+    public Exception awaitOpen() throws InterruptedException {
+        opened.await();
+        return openFailure;
     }
 
     /** No warm-up in the host: the drain path runs in the drainer process. */
@@ -187,6 +199,11 @@ public final class HostPump implements RingVisitor, Runnable, RunDrain {
             check.encode(begin());
             append();
             check.fault().ifPresent(f -> warn.accept(f + "; the consolidator gives this domain no bounds"));
+            openFailure = awaitDrainer();
+            opened.countDown();
+            if (openFailure != null) {
+                return;
+            }
             while (running && failure == null) {
                 pass(false);
                 if (!Rings.awaitFill(Drainer.DURABLE_PASS_NANOS)) {
@@ -201,11 +218,46 @@ public final class HostPump implements RingVisitor, Runnable, RunDrain {
             warn.accept("profiling stopped: " + t + "; the application runs on, events from now on are lost");
             return;
         } finally {
+            if (openFailure == null && failure != null) {
+                openFailure = failure;
+            }
+            opened.countDown();
             records.close();
         }
         if (failure != null) {
             warn.accept("cannot write the host's records (" + failure.getMessage() + "); events from now on are"
                     + " counted as lost by the rings, and the run has no end record");
+        }
+    }
+
+    /** See {@link #awaitOpen}: null once the header is in the drainer process's queue, else why not. */
+    private Exception awaitDrainer() throws InterruptedException {
+        long deadline = System.nanoTime() + OPEN_WAIT_MS * 1_000_000L;
+        while (records.consumed() == 0) {
+            if (failure != null) {
+                drainer.destroyForcibly();
+                return failure;
+            }
+            if (!drainer.isAlive()) {
+                return new IOException("the drainer process ended at its start, exit code " + drainer.exitValue()
+                        + firstLogLine());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                drainer.destroyForcibly();
+                drainer.waitFor(DRAINER_EXIT_WAIT_MS, TimeUnit.MILLISECONDS);
+                return new IOException("the drainer process had not opened the queue after " + OPEN_WAIT_MS + " ms");
+            }
+            Thread.sleep(10);
+        }
+        return null;
+    }
+
+    /** ": LINE", the drainer process's first line in its log, or nothing. */
+    private String firstLogLine() {
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(log)) {
+            return lines.findFirst().map(l -> ": " + l).orElse("");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "";
         }
     }
 
