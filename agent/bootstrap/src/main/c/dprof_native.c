@@ -912,6 +912,16 @@ JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_threadId(JNIEn
     return r == NULL ? -1 : (jlong) __atomic_load_n(&r->java_tid, __ATOMIC_ACQUIRE);
 }
 
+JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_head(JNIEnv *env, jclass cls, jlong handle) {
+    ring_t *r = as_ring(handle);
+    return r == NULL ? 0 : (jlong) __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+}
+
+JNIEXPORT jboolean JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_hasFile(JNIEnv *env, jclass cls, jlong handle) {
+    ring_t *r = as_ring(handle);
+    return r != NULL && r->durable ? JNI_TRUE : JNI_FALSE;
+}
+
 JNIEXPORT jlong JNICALL Java_dev_dprof_agent_bootstrap_NativeRing_lost(JNIEnv *env, jclass cls, jlong handle) {
     ring_t *r = as_ring(handle);
     return r == NULL ? 0 : (jlong) __atomic_load_n(&r->lost, __ATOMIC_RELAXED);

@@ -22,9 +22,11 @@ import java.util.concurrent.TimeUnit;
  * {@code ./dprof bench startup [--runs N] [--jdk HOME] [--cpus LIST] [--agent-args ARGS] [--json FILE]}:
  * what the agent adds to a JVM's start and to its memory (target: at most
  * {@value #TARGET_WALL_SEC} s and {@value #TARGET_RSS_MIB} MiB), measured from launch to exit of the
- * programs of {@link StartupProgram} ({@code hello}, {@code pool}) in three variants: no agent; the agent
+ * programs of {@link StartupProgram} ({@code hello}, {@code pool}) in four variants: no agent; the agent
  * with a YAML of one region and {@code handoffs=off}; the agent with the same YAML and its default
- * ({@code handoffs: auto}). One untimed round, then {@code N} rounds; a round runs every program in
+ * ({@code handoffs: auto}); the same with {@code drainer=process}, whose drainer process is the
+ * program's child: its CPU time is in the program's (the program's end waits for it and reaps it),
+ * and the peak resident set is the larger of the two processes' ({@code getrusage} of children). One untimed round, then {@code N} rounds; a round runs every program in
  * every variant once, one after the other, so a change of the machine's load hits all alike. Every
  * process is pinned with {@code taskset} to the same CPU set.
  *
@@ -47,7 +49,8 @@ final class StartupCommand {
     private static final long RUN_TIMEOUT_SEC = 120;
 
     enum Variant {
-        NONE("no agent"), HANDOFFS_OFF("agent, handoffs=off"), HANDOFFS_AUTO("agent, handoffs auto (default)");
+        NONE("no agent"), HANDOFFS_OFF("agent, handoffs=off"), HANDOFFS_AUTO("agent, handoffs auto (default)"),
+        PROCESS_DRAINER("agent, auto, drainer=process");
 
         final String label;
 
@@ -177,7 +180,8 @@ final class StartupCommand {
         Path out = work.resolve("queues");
         if (variant != Variant.NONE) {
             cmd.add("-javaagent:" + agentJar + "=config=" + yaml + ",out=" + out
-                    + (variant == Variant.HANDOFFS_OFF ? ",handoffs=off" : "") + agentArgs);
+                    + (variant == Variant.HANDOFFS_OFF ? ",handoffs=off" : "")
+                    + (variant == Variant.PROCESS_DRAINER ? ",drainer=process" : "") + agentArgs);
         }
         cmd.addAll(List.of("-cp", classes.toString(), StartupProgram.class.getName(), program));
         if (!rusage) {
@@ -201,6 +205,9 @@ final class StartupCommand {
         }
         if (variant != Variant.NONE && !errors.contains("dprof: recording")) {
             throw new IOException(program + " (" + variant.label + "): the agent did not start:\n" + errors);
+        }
+        if (variant == Variant.PROCESS_DRAINER && errors.contains("dprof: drainer process not started")) {
+            throw new IOException(program + " (" + variant.label + "): the drainer process did not start:\n" + errors);
         }
         long mainNanos = lineValue(output, StartupProgram.MAIN_LINE);
         if (mainNanos < launch || mainNanos > exit) {

@@ -46,8 +46,17 @@ class CountingIT {
 
     /** Runs {@link CountingApp} with the agent in {@code jvm} and checks the counts; shared with {@link Jdk25IT}. */
     static Recording runAndCheck(Path tmp, ForkedJvm jvm) throws Exception {
+        return checkRun(tmp, jvm.agent(ForkedJvm.config(tmp, YAML), tmp.resolve("out")));
+    }
+
+    /** The same with further agent arguments ({@code drainer=process}); shared with {@link ProcessDrainerIT}. */
+    static Recording runAndCheck(Path tmp, ForkedJvm jvm, String agentArgs) throws Exception {
+        return checkRun(tmp, jvm.agent(ForkedJvm.config(tmp, YAML), tmp.resolve("out"), agentArgs));
+    }
+
+    private static Recording checkRun(Path tmp, ForkedJvm withAgent) throws Exception {
         Path out = tmp.resolve("out");
-        Output output = jvm.agent(ForkedJvm.config(tmp, YAML), out).args(THREADS, CALLS).runOk();
+        Output output = withAgent.args(THREADS, CALLS).runOk();
         assertEquals(List.of("sum=" + CountingApp.expectedSum(THREADS, CALLS)), output.stdout(), output::toString);
         assertEquals(1, output.dprofLinesAllWoven().size(), output::toString);
         String line = output.dprofLines().get(0);

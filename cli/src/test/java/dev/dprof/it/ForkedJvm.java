@@ -140,6 +140,12 @@ final class ForkedJvm {
         return this;
     }
 
+    /** Adds {@code -javaagent:dprof.jar=config=CONFIG,out=OUT,MORE} ({@code MORE}: further agent arguments). */
+    ForkedJvm agent(Path config, Path out, String more) {
+        options.add("-javaagent:" + agentJar() + "=config=" + config + ",out=" + out + "," + more);
+        return this;
+    }
+
     /** Adds {@code -Dkey=value}. */
     ForkedJvm property(String key, Object value) {
         options.add("-D" + key + "=" + value);

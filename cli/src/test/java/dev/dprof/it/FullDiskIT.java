@@ -96,6 +96,28 @@ class FullDiskIT {
         assertTrue(run.count("flood.send", EventKind.SEND) > 100_000, "sends on disk before it filled");
     }
 
+    /**
+     * With {@code drainer=process} on the same disk: the host's records do not fit either, so the start
+     * ends the drainer process before it drains, says so once, and the thread drainer then finds the
+     * disk as full as before.
+     */
+    @Test
+    void aDrainerProcessOnADiskTooSmallFallsBackToTheThreadAndLeavesTheApplicationUnprofiled(@TempDir Path tmp)
+            throws Exception {
+        Path disk = mountTmpfs(tmp, "4m");
+        Path out = disk.resolve("out");
+        Output output = ForkedJvm.app(FloodApp.class, tmp).agent(ForkedJvm.config(tmp, YAML), out, "drainer=process")
+                .args(disk, FLOOD_UNTIL_FREE, 10_000).runOk();
+        assertEquals(List.of("sent"), output.stdout(), output::toString);
+        assertEquals(2, output.dprofLines().size(), output::toString);
+        String fallback = output.dprofLines().get(0);
+        assertTrue(fallback.startsWith("dprof: drainer process not started (disk full: a host records segment in ")
+                && fallback.endsWith("; draining in the application's JVM"), fallback);
+        String line = output.dprofLines().get(1);
+        assertTrue(line.startsWith("dprof: cannot write the event queue in " + out) && line.contains("no space left")
+                && line.endsWith("the application runs unprofiled"), line);
+    }
+
     @Test
     void diskTooSmallForTheQueueLeavesTheApplicationUnprofiled(@TempDir Path tmp) throws Exception {
         Path disk = mountTmpfs(tmp, "4m");

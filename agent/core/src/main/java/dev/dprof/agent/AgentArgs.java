@@ -4,17 +4,18 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=false][,handoffs=auto|off][,timing=true]}. A bare argument
+ * The agent's argument string: {@code config=FILE[,out=DIR][,warmup=false][,handoffs=auto|off][,timing=true][,drainer=thread|process]}. A bare argument
  * without '=' is taken as the config file, the way {@code -javaagent:dprof.jar=dprof.yaml} reads
  * naturally. The drainer warms up before {@code main} unless {@code warmup=false} (see
  * BENCHMARKS.md "Agent overhead": without it the drain path ran interpreted while the application
  * ran, and the drainer cost twice the CPU). {@code handoffs=} overrides the YAML's {@code handoffs:}
  * (one config file, two runs: {@code ./dprof bench handoff} measures with and without).
  * {@code timing=true} prints how long each phase of the start took ({@code StartPhases}; docs/CONFIG.md,
- * "Start-up").
+ * "Start-up"). {@code drainer=process} drains the rings in a process of its own instead of a thread of
+ * the application's JVM (docs/DESIGN.md, "The drainer in its own process"); {@code thread} is the default.
  */
 record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Optional<Boolean> handoffs,
-                 boolean timing) {
+                 boolean timing, boolean processDrainer) {
 
     static AgentArgs parse(String args) {
         Optional<Path> config = Optional.empty();
@@ -22,8 +23,9 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
         boolean warmup = true;
         Optional<Boolean> handoffs = Optional.empty();
         boolean timing = false;
+        boolean process = false;
         if (args == null || args.isBlank()) {
-            return new AgentArgs(config, out, warmup, handoffs, timing);
+            return new AgentArgs(config, out, warmup, handoffs, timing, process);
         }
         for (String part : args.split(",")) {
             String p = part.trim();
@@ -45,11 +47,19 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
                     }
                     handoffs = Optional.of(value.equals("auto"));
                 }
+                case "drainer" -> {
+                    if (!value.equals("thread") && !value.equals("process")) {
+                        throw new IllegalArgumentException("agent argument drainer: expected thread or process, found '"
+                                + value + "'");
+                    }
+                    process = value.equals("process");
+                }
                 default -> throw new IllegalArgumentException("unknown agent argument '" + key
-                        + "' (expected config=FILE, out=DIR, warmup=true|false, handoffs=auto|off, timing=true|false)");
+                        + "' (expected config=FILE, out=DIR, warmup=true|false, handoffs=auto|off, timing=true|false,"
+                        + " drainer=thread|process)");
             }
         }
-        return new AgentArgs(config, out, warmup, handoffs, timing);
+        return new AgentArgs(config, out, warmup, handoffs, timing, process);
     }
 
     private static boolean bool(String key, String value) {

@@ -16,8 +16,12 @@ import dev.dprof.agent.config.ConfigLoader;
 import dev.dprof.agent.instrument.RegionMatches;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.instrument.Weaver;
+import dev.dprof.agent.sink.DiskReserve;
 import dev.dprof.agent.sink.Drainer;
+import dev.dprof.agent.sink.DrainerProcess;
+import dev.dprof.agent.sink.HostPump;
 import dev.dprof.agent.sink.QueueSink;
+import dev.dprof.agent.sink.RunDrain;
 import dev.dprof.calibrator.net.AgentCalibration;
 import dev.dprof.calibrator.net.HostPort;
 import dev.dprof.calibrator.net.SharedKey;
@@ -25,6 +29,7 @@ import dev.dprof.clock.ClockSource;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.clock.HostName;
 import dev.dprof.clock.SimulatedClock;
+import dev.dprof.format.HostRecords;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RingFile;
@@ -37,6 +42,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /**
  * Starts profiling once the bootstrap part is reachable: configuration, clock, drainer (which opens
@@ -150,22 +156,32 @@ final class AgentStarter {
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
                 Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
-        // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
-        Drainer drainer = new Drainer(
-                () -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp, config.drainIntervalMs(),
-                config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
-                AgentStarter::warn);
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.
         CountDownLatch lastDrain = new CountDownLatch(1);
-        drainer.beforeEnd(() -> {
+        Supplier<WeavingSummary> beforeEnd = () -> {
             lastDrain.countDown();
             return endOfRun(weaver, inst);
-        });
+        };
+        RunDrain drainer = parsed.processDrainer()
+                ? processDrainer(dir, pid, table, clock, rdtscp, config, header) : null;
+        if (drainer == null) {
+            drainer = threadDrainer(dir, table, clock, rdtscp, config, header, parsed.warmup());
+        }
+        drainer.beforeEnd(beforeEnd);
         drainer.start();
         recording = dir;
         weaver.prepare(inst);
         phases.mark("ByteBuddy");
         Exception notOpened = awaitOpen(drainer);
+        if (notOpened != null && drainer instanceof HostPump) {
+            // It published only the header and the clock check: the thread drainer starts from scratch.
+            warn("drainer process not started (" + notOpened.getMessage() + "); draining in the application's JVM");
+            removeQueueStart(dir);
+            drainer = threadDrainer(dir, table, clock, rdtscp, config, header, parsed.warmup());
+            drainer.beforeEnd(beforeEnd);
+            drainer.start();
+            notOpened = awaitOpen(drainer);
+        }
         if (notOpened != null) {
             warn("cannot write the event queue in " + dir + " (" + notOpened + "); the application runs unprofiled");
             Rings.removeRingFiles();
@@ -203,6 +219,11 @@ final class AgentStarter {
         // prepares for, the application's first class loads and lambdas, is behind it.
         if (parsed.warmup() && !attached) {
             warmUpBeforeMain(weaver, inst, phases);
+        }
+        if (drainer instanceof HostPump pump) {
+            pump.drainerExit().ifPresent(code -> warn("the drainer process has ended already (exit code " + code
+                    + ", its lines are in " + dir.resolve(DrainerProcess.LOG) + "); the readers recover this run"
+                    + " from its ring files"));
         }
         // Quiet on the host where nanoTime is what the build declared (no library for this platform);
         // the header records the clock either way.
@@ -251,6 +272,64 @@ final class AgentStarter {
         } catch (SecurityException e) {
             // dprof attach then says only that it attached
         }
+    }
+
+    /** The drainer thread, which opens the queue (Chronicle's classes) on its thread while the start loads ByteBuddy's. */
+    private static Drainer threadDrainer(Path dir, RegionTable table, DomainClock clock, boolean rdtscp,
+                                         AgentConfig config, Drainer.HeaderFactory header, boolean warmup) {
+        return new Drainer(() -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp,
+                config.drainIntervalMs(), config.ringEvents(), header,
+                warmup ? Path.of(System.getProperty("java.io.tmpdir")) : null, AgentStarter::warn);
+    }
+
+    /**
+     * What a drainer process that did not get to drain may have left: the host's records, and a queue
+     * holding at most the header, which the thread drainer writes again.
+     */
+    private static void removeQueueStart(Path dir) {
+        try {
+            HostRecords.delete(dir.resolve(RingFile.DIRECTORY));
+            try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.{cq4,cq4t}")) {
+                for (Path f : files) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            warn("cannot remove what the drainer process left in " + dir + " (" + e + ")");
+        }
+    }
+
+    /**
+     * The host's half of a drainer in its own process (docs/DESIGN.md, "The drainer in its own
+     * process"): the disk reserve for the rings and the host's records, the drainer process started,
+     * the pump made. Null, with one line saying why, when it cannot be: the start then drains in a
+     * thread of this JVM, as without {@code drainer=process}.
+     */
+    private static RunDrain processDrainer(Path dir, long pid, RegionTable table, DomainClock clock, boolean rdtscp,
+                                           AgentConfig config, Drainer.HeaderFactory header) {
+        String why;
+        if (!Rings.NATIVE) {
+            why = "the rings are in this JVM's heap: no native library";
+        } else if (!Rings.durable()) {
+            why = "no ring files";
+        } else {
+            try {
+                long reserve = config.diskReserveBytes() >= 0 ? config.diskReserveBytes()
+                        : DiskReserve.of(dir);
+                Rings.setDiskReserve(reserve);
+                Process process = DrainerProcess.start(dir, pid, reserve);
+                HostRecords.Writer records = new HostRecords.Writer(dir.resolve(RingFile.DIRECTORY), reserve);
+                return new HostPump(records, table, clock, rdtscp, config.drainIntervalMs(), config.ringEvents(), header,
+                        process, dir.resolve(DrainerProcess.LOG), AgentStarter::warn);
+            } catch (IOException e) {
+                why = e.getMessage();
+            } catch (RuntimeException | Error e) {
+                // Whatever the JVM's process start throws (an unusable launch mechanism is an Error): never the host's.
+                why = e.toString();
+            }
+        }
+        warn("drainer process not started (" + why + "); draining in the application's JVM");
+        return null;
     }
 
     /**
@@ -303,7 +382,7 @@ final class AgentStarter {
     }
 
     /** Waits for the drainer's queue (see {@link Drainer#awaitOpen}); returns why it failed, or null. */
-    private static Exception awaitOpen(Drainer drainer) {
+    private static Exception awaitOpen(RunDrain drainer) {
         try {
             return drainer.awaitOpen();
         } catch (InterruptedException e) {
@@ -316,7 +395,7 @@ final class AgentStarter {
      * Lets the drainer compile its path and the probes before the application runs (see
      * {@link Drainer}); no thread of the application runs yet, so none of its events waits meanwhile.
      */
-    private static void awaitWarm(Drainer drainer) {
+    private static void awaitWarm(RunDrain drainer) {
         try {
             if (!drainer.awaitWarm(WARM_WAIT_MS)) {
                 warn("warm-up still running after " + WARM_WAIT_MS + " ms; starting the application anyway");

@@ -5,6 +5,7 @@ import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.HostRecords;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
@@ -32,6 +33,10 @@ import java.util.Set;
  * {@code max(n, tail)} to the head ({@code tail} being beyond {@code n} only when the queue refused
  * events, which were counted as lost). Nothing is recovered for a process whose queue has its end
  * record: its drainer wrote everything and removed its ring files, or was about to.
+ *
+ * <p>With the drainer in a process of its own, the host's records ({@link HostRecords}) hold the
+ * documents the rings do not (regions, virtual threads' names, TCP connections): those its drainer
+ * had not appended come first, and the rings of the threads they name as the agent's are skipped.
  *
  * <p>A process still running goes on appending while it is read: the queue is then read only up to
  * the last document counted here ({@link #lastIndex}), so that no event is read from both.
@@ -86,7 +91,8 @@ final class RingRecovery {
         Path ringDir = dir.resolve(RingFile.DIRECTORY);
         List<String> damaged = new ArrayList<>();
         List<Path> files = ringFiles(ringDir, damaged);
-        if (files.isEmpty() && damaged.isEmpty()) {
+        HostRecords.Contents host = HostRecords.read(ringDir);
+        if (files.isEmpty() && damaged.isEmpty() && host.isEmpty()) {
             return NONE;
         }
         Tally tally = new Tally();
@@ -96,6 +102,15 @@ final class RingRecovery {
             return NONE;
         }
         List<byte[]> documents = new ArrayList<>();
+        // What a drainer in its own process had not appended of the host's records: the regions, names and
+        // connections the recovered batches use come before them, as in the queue.
+        for (ByteBuffer record : host.pending()) {
+            byte[] bytes = new byte[record.remaining()];
+            record.duplicate().get(bytes);
+            documents.add(bytes);
+        }
+        // A torn host record loses no event (those are in the rings): named, not counted as an unreadable ring.
+        problems.addAll(host.problems());
         ByteSink sink = new ByteSink(1 << 16);
         long events = 0;
         int threads = 0;
@@ -113,7 +128,7 @@ final class RingRecovery {
                 damaged.add(file + ": " + e.getMessage() + "; its events" + capacity(file) + " are left out, uncounted");
                 continue;
             }
-            if (ring == null || ring.agentOwn() || ring.threadId() < 0) {
+            if (ring == null || ring.agentOwn() || ring.threadId() < 0 || host.agentThreads().contains(ring.threadId())) {
                 continue;
             }
             long tid = ring.threadId();

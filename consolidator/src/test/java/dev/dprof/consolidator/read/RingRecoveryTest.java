@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.HostRecords;
+import dev.dprof.format.RegionInfo;
 import dev.dprof.format.RingFile;
 import dev.dprof.format.ThreadInfo;
 import java.io.IOException;
@@ -21,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +96,86 @@ class RingRecoveryTest {
             assertEquals(1, q.problems().size(), q.problems()::toString);
             assertTrue(q.problems().get(0).contains("6.ring") && q.problems().get(0).contains("shorter than a ring"),
                     q.problems()::toString);
+        }
+    }
+
+    /**
+     * A host whose drainer ran in a process of its own, both killed: the host's records that drainer
+     * had not appended come before the recovered batches, and the rings of the threads they name as
+     * the agent's are skipped.
+     */
+    @Test
+    void aDrainerProcessKilledWithItsHostLeavesTheHostsRecordsToBeRead(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        RegionInfo appended = new RegionInfo(1, "appended", "plain", "yaml", "A#a()V", OptionalLong.empty());
+        RegionInfo late = new RegionInfo(REGION, "late", "plain", "yaml", "A#b()V", OptionalLong.empty());
+        try (TestQueue w = new TestQueue(dir)) {
+            w.region(appended);
+        }
+        List<long[]> events = events(3, new Random(3));
+        ringFile(dir, 1, 21, "worker", events, 0, 0);
+        ringFile(dir, 2, 22, "dprof-calibration", events, 0, 0);
+        Path rings = dir.resolve(RingFile.DIRECTORY);
+        try (HostRecords.Writer host = new HostRecords.Writer(rings, 0);
+             HostRecords.Cursor drainer = new HostRecords.Cursor(rings)) {
+            ByteSink s = new ByteSink(64);
+            appended.encode(s);
+            host.append(s);
+            drainer.next();
+            drainer.consumed();
+            s.clear();
+            HostRecords.encodeAgentThreads(s, new long[] {22});
+            host.append(s);
+            s.clear();
+            late.encode(s);
+            host.append(s);
+        }
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            List<String> order = new ArrayList<>();
+            Map<Long, Integer> events21 = new LinkedHashMap<>();
+            q.read(new RecordVisitor() {
+                @Override
+                public void region(RegionInfo region) {
+                    order.add("region " + region.name());
+                }
+
+                @Override
+                public void batch(EventBatchReader batch) throws FormatException {
+                    order.add("batch " + batch.threadId());
+                    while (batch.next()) {
+                        events21.merge(batch.threadId(), 1, Integer::sum);
+                    }
+                }
+            });
+            assertEquals(List.of(), q.problems());
+            assertEquals(List.of("region appended", "region late", "batch 21"), order);
+            assertEquals(Map.of(21L, 3), events21);
+        }
+    }
+
+    @Test
+    void aTornHostRecordIsNamedAndTheRingsAreStillRecovered(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        try (TestQueue w = new TestQueue(dir)) {
+            w.thread(20, "worker");
+        }
+        List<long[]> events = events(3, new Random(4));
+        ringFile(dir, 1, 20, "worker", events, 0, 0);
+        Path rings = dir.resolve(RingFile.DIRECTORY);
+        try (HostRecords.Writer host = new HostRecords.Writer(rings, 0)) {
+            ByteSink s = new ByteSink(64);
+            new RegionInfo(REGION, "r", "plain", "yaml", "A#b()V", OptionalLong.empty()).encode(s);
+            host.append(s);
+        }
+        Path segment = HostRecords.segment(rings, 0);
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[HostRecords.HEADER_BYTES + HostRecords.RECORD_HEAD_BYTES + 3] ^= 0x11;
+        Files.write(segment, bytes);
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            assertEquals(Map.of(20L, ticks(events)), read(q));
+            assertEquals(List.of(segment + ": the record at byte " + HostRecords.HEADER_BYTES + " is torn (it fails its"
+                    + " checksum); it and the rest of the segment are left out"), q.problems());
+            assertTrue(q.loss().exact(), "a torn host record loses no event");
         }
     }
 

@@ -60,6 +60,11 @@ public final class AgentThreads {
         return false;
     }
 
+    /** The ids of the agent's threads so far (a copy), for a drainer in another process. */
+    public static long[] ownIds() {
+        return ownIds.clone();
+    }
+
     /** Whether {@code thread} is the agent's. */
     public static boolean isOwn(Thread thread) {
         return OWN.containsKey(thread);

@@ -109,6 +109,15 @@ public final class NativeRing {
     /** The Java thread id bound to the ring, or -1 if not (yet) bound. */
     public static native long threadId(long ring);
 
+    /**
+     * The ring index of the next slot the producer writes (acquire): the bound of what a consumer in
+     * another process may drain from the ring's file (docs/DESIGN.md, "The drainer in its own process").
+     */
+    public static native long head(long ring);
+
+    /** Whether the ring is a mapping of a file (else anonymous memory, which only this process can read). */
+    public static native boolean hasFile(long ring);
+
     /** Events dropped by the ring so far (full ring, including a THREAD_END that did not fit). */
     public static native long lost(long ring);
 

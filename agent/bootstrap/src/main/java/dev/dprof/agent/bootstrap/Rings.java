@@ -349,6 +349,47 @@ public final class Rings {
         return drained;
     }
 
+    /**
+     * For a drainer in another process, which reads the ring files (docs/DESIGN.md, "The drainer in
+     * its own process"): each bound ring's thread and head into {@code marks}; with {@code last} (the
+     * host's end), for a ring whose thread has ended but is not yet marked dead, a tick read after its
+     * head, its THREAD_END's upper bound as {@link #drainLast} stamps it. A ring without a file, which
+     * the other process cannot see, is drained here into {@code v} instead and left out of the marks;
+     * a ring with a file that is dead and that the other process has drained to its end is freed.
+     * Native rings only; returns how many rings were marked.
+     */
+    public static synchronized int mark(RingMarks marks, boolean last, RingVisitor v, ByteBuffer scratch) {
+        marks.clear();
+        if (!NATIVE) {
+            return 0;
+        }
+        checkScratch(scratch);
+        scratch.order(ByteOrder.LITTLE_ENDIAN);
+        int count;
+        while ((count = NativeRing.listRings(handles)) == handles.length) {
+            handles = new long[handles.length * 2];
+        }
+        for (int i = 0; i < count; i++) {
+            long ring = handles[i];
+            boolean dead = NativeRing.isDead(ring);
+            long tid = NativeRing.threadId(ring);
+            if (tid < 0) {
+                continue;
+            }
+            if (!NativeRing.hasFile(ring)) {
+                drainRing(v, scratch, ring, tid, dead);
+                continue;
+            }
+            long head = NativeRing.head(ring);
+            if (dead && NativeRing.pending(ring) == 0) {
+                NativeRing.release(ring);
+                continue;
+            }
+            marks.add(tid, head, last && !dead && hasEnded(tid) ? NativeClock.rdtsc() : 0);
+        }
+        return marks.count();
+    }
+
     private static boolean hasEnded(long tid) {
         WeakReference<Thread> ref = NATIVE_THREADS.get(tid);
         if (ref == null) {

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 /**
  * Turns drained slots into documents of one queue: names each thread before its first batch,
@@ -28,22 +29,30 @@ final class BatchWriter {
     private final SimulatedClock simulated;
     private final boolean withCpu;
     private final Consumer<String> warn;
+    /** A thread's name by its id: the rings' in the host, the ring files' in a drainer process. */
+    private final LongFunction<String> names;
     private final ByteSink record = new ByteSink(1 << 16);
     private final Set<Long> namedThreads = new HashSet<>();
     private long written;
     private long refused;
 
     BatchWriter(QueueSink sink, SimulatedClock simulated, boolean withCpu, Consumer<String> warn) {
+        this(sink, simulated, withCpu, warn, Rings::threadName);
+    }
+
+    BatchWriter(QueueSink sink, SimulatedClock simulated, boolean withCpu, Consumer<String> warn,
+                LongFunction<String> names) {
         this.sink = sink;
         this.simulated = simulated;
         this.withCpu = withCpu;
         this.warn = warn;
+        this.names = names;
     }
 
     /** Appends one batch of {@code count} slots of thread {@code threadId}, naming the thread first if new. */
     void batch(long threadId, ByteBuffer slots, int count) {
         if (!namedThreads.contains(threadId)) {
-            nameThread(threadId, Rings.threadName(threadId));
+            nameThread(threadId, names.apply(threadId));
         }
         EventBatchEncoder.encode(start(), threadId, slots, count, simulated, withCpu);
         append(count);
@@ -87,6 +96,19 @@ final class BatchWriter {
     ByteSink start() {
         record.clear();
         return record;
+    }
+
+    /**
+     * Appends a document made elsewhere (the host's records, in a drainer process), which carries
+     * {@code events} events (a batch's; 0 for metadata).
+     */
+    void document(ByteBuffer bytes, int events) {
+        ByteSink r = start();
+        int n = bytes.remaining();
+        byte[] a = r.reserve(n);
+        bytes.duplicate().get(a, 0, n);
+        r.skip(n);
+        append(events);
     }
 
     /** Appends the closing record even if the sink refuses others (see {@link QueueSink#forceAppend}). */

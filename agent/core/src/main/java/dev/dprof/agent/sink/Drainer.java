@@ -9,7 +9,6 @@ import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.format.ClockCheck;
-import dev.dprof.format.EventCodes;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
@@ -61,9 +60,8 @@ import java.util.function.Supplier;
  * reaches the queue as it grows ({@link dev.dprof.format.ThreadLoss}), not only in the end record, so a
  * killed process's loss is counted from its queue and its ring files.
  */
-public final class Drainer implements RingVisitor, Runnable {
+public final class Drainer implements RingVisitor, Runnable, RunDrain {
     private static final int SCRATCH_EVENTS = 8192;
-    private static final int COST_ROUNDS = 10;
     /**
      * Drain passes of the warm-up: enough for C1 to compile the drain, encode and append path, not
      * for C2, whose compilations (180 ms of compiler time per JVM with 12 000 passes) were still
@@ -162,11 +160,13 @@ public final class Drainer implements RingVisitor, Runnable {
      * What the drainer writes just before its end record (the weaving summary); set before {@link #start}.
      * It runs on the drainer's thread at shutdown, after the last drain.
      */
+    @Override
     public void beforeEnd(Supplier<WeavingSummary> summary) {
         this.weaving = summary;
     }
 
     /** Starts the drainer thread and the shutdown hook that ends it with a final drain. */
+    @Override
     public void start() {
         Thread t = new Thread(this, "dprof-drainer");
         t.setDaemon(true);
@@ -183,6 +183,7 @@ public final class Drainer implements RingVisitor, Runnable {
      * be opened, or the warm-up failed, or the drainer stopped), at most {@code timeoutMs}; true if it
      * was over in time.
      */
+    @Override
     public boolean awaitWarm(long timeoutMs) throws InterruptedException {
         return warm.await(timeoutMs, TimeUnit.MILLISECONDS);
     }
@@ -191,6 +192,7 @@ public final class Drainer implements RingVisitor, Runnable {
      * Waits until the drainer has opened the process's queue or failed to, as long as that takes (as
      * the start waited for the queue when it opened it itself); returns why it failed, or null.
      */
+    @Override
     public Exception awaitOpen() throws InterruptedException {
         opened.await();
         return openFailure;
@@ -272,39 +274,14 @@ public final class Drainer implements RingVisitor, Runnable {
         check.fault().ifPresent(f -> warn.accept(f + "; the consolidator gives this domain no bounds"));
     }
 
-    /**
-     * The cost of one probe in ticks ×1024: the cheapest of a few rounds of enter/exit pairs on this
-     * thread, so JIT warm-up does not inflate it.
-     */
     private long measureProbeCost() {
-        int pairs = Math.max(16, Math.min(1500, ringEvents / (4 * COST_ROUNDS)));
-        long best = Long.MAX_VALUE;
-        for (int round = 0; round < COST_ROUNDS; round++) {
-            long t0 = clock.now();
-            for (int i = 0; i < pairs; i++) {
-                Probes.enter(0);
-                Probes.exit(0, false);
-            }
-            long t1 = clock.now();
-            best = Math.min(best, t1 - t0);
-        }
-        return best * 1024 / (2L * pairs);
+        return ProbeCost.measure(clock, ringEvents);
     }
 
-    /**
-     * The probe cost as an event of this thread, for traces. Written after the last drain, before the
-     * weaving summary (whose supplier releases the calibration's final exchange): its tick lies inside
-     * the calibrated span, as every event should. Stamped when the cost was measured, it came before
-     * the calibration's first exchange, and was the one event of a normal run outside the span.
-     */
+    /** The probe cost as an event of this thread, for traces ({@link ProbeCost#markerSlot}). */
     private void writeProbeCostMarker() {
-        ByteBuffer slot = ByteBuffer.allocateDirect(Rings.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        slot.putLong(0, clock.raw());
-        slot.putInt(8, EventCodes.PROBE_COST);
-        slot.putLong(16, probeCostX1024);
-        slot.putLong(24, 2L * COST_ROUNDS);
         out.nameThread(ownThreadId, Thread.currentThread().getName());
-        out.batch(ownThreadId, slot, 1);
+        out.batch(ownThreadId, ProbeCost.markerSlot(clock, probeCostX1024), 1);
     }
 
     /**

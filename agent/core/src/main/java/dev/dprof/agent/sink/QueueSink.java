@@ -28,7 +28,7 @@ import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
  * <ul>
  * <li><b>The reserve.</b> The sink stops writing, and the drainer counts what it refuses, before
  * the file system's free space would fall below the reserve (by default 5% of the file system,
- * at most 256 MiB and at least {@link #MIN_RESERVE_BYTES}); the ring files share it
+ * at most 256 MiB and at least {@link DiskReserve#MIN_RESERVE_BYTES}); the ring files share it
  * ({@link Rings#setDiskReserve}).</li>
  * <li><b>Pages allocated before they are touched.</b> Every page Chronicle may touch is allocated
  * through an ordinary {@code write} first, which reports a full disk as an error instead of a
@@ -46,11 +46,6 @@ import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
  * it is preceded by a free-space check against the reserve, microseconds before.
  */
 public final class QueueSink implements AutoCloseable {
-    /** The smallest reserve: the end record and Chronicle's own pages must fit after a refusal. */
-    static final long MIN_RESERVE_BYTES = 8L << 20;
-    /** The largest default reserve, and the default's share of the file system. */
-    static final long MAX_DEFAULT_RESERVE_BYTES = 256L << 20;
-    static final int DEFAULT_RESERVE_PERCENT = 5;
     /** How far past the write position pages are allocated, and how close it may come before more are. */
     static final long AHEAD_BYTES = 4L << 20;
     static final long MARGIN_BYTES = 1L << 20;
@@ -116,10 +111,18 @@ public final class QueueSink implements AutoCloseable {
         return open(dir, reserveBytes, true);
     }
 
+    /**
+     * Opens (creating) the run's queue in {@code dir} from a drainer in its own process, whose host
+     * gave its rings the reserve ({@link DiskReserve#of}) already.
+     */
+    public static QueueSink openBesideHost(Path dir, long reserveBytes) throws IOException {
+        return open(dir, reserveBytes, false);
+    }
+
     private static QueueSink open(Path dir, long reserveBytes, boolean rings) throws IOException {
         Files.createDirectories(dir);
         FileStore store = Files.getFileStore(dir);
-        long reserve = reserveBytes >= 0 ? reserveBytes : defaultReserve(store.getTotalSpace());
+        long reserve = reserveBytes >= 0 ? reserveBytes : DiskReserve.of(store);
         if (rings) {
             Rings.setDiskReserve(reserve);
         }
@@ -132,11 +135,6 @@ public final class QueueSink implements AutoCloseable {
                 .blockSize(DEFAULT_BLOCK_SIZE)
                 .build();
         return new QueueSink(dir, queue, store, reserve);
-    }
-
-    /** 5% of a file system of {@code totalBytes}, at most 256 MiB, at least {@link #MIN_RESERVE_BYTES}. */
-    static long defaultReserve(long totalBytes) {
-        return Math.max(MIN_RESERVE_BYTES, Math.min(MAX_DEFAULT_RESERVE_BYTES, totalBytes / 100 * DEFAULT_RESERVE_PERCENT));
     }
 
     public Path dir() {

@@ -24,6 +24,8 @@ import java.lang.reflect.InvocationTargetException;
 public final class AgentMain {
     /** The agent's entry point inside the isolated part. */
     static final String AGENT_CLASS = "dev.dprof.agent.DProfAgent";
+    /** The drainer process's entry point inside the isolated part. */
+    static final String DRAINER_CLASS = "dev.dprof.agent.sink.ProcessDrainer";
 
     private static AgentClassLoader loader;
 
@@ -36,6 +38,20 @@ public final class AgentMain {
 
     public static void agentmain(String args, Instrumentation inst) {
         start("agentmain", args, inst);
+    }
+
+    /**
+     * The drainer process a host's agent starts (its {@code dev.dprof.agent.sink.DrainerProcess}): the
+     * same isolated classes, with {@code main} of {@value #DRAINER_CLASS}.
+     */
+    public static void main(String[] args) throws Throwable {
+        Thread.currentThread().setContextClassLoader(loader());
+        Class<?> drainer = Class.forName(DRAINER_CLASS, true, loader());
+        try {
+            drainer.getMethod("main", String[].class).invoke(null, (Object) args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     private static void start(String method, String args, Instrumentation inst) {
