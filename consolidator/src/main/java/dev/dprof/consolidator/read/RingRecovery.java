@@ -6,6 +6,8 @@ import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.HostRecords;
+import dev.dprof.format.ByteSource;
+import dev.dprof.format.RecordType;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
@@ -108,6 +110,7 @@ final class RingRecovery {
             byte[] bytes = new byte[record.remaining()];
             record.duplicate().get(bytes);
             documents.add(bytes);
+            tally.hostRegion(bytes);
         }
         // A torn host record loses no event (those are in the rings): named, not counted as an unreadable ring.
         problems.addAll(host.problems());
@@ -276,6 +279,23 @@ final class RingRecovery {
         @Override
         public void region(RegionInfo region) {
             regions.put(region.id(), region);
+        }
+
+        /**
+         * A region the host published for a drainer process that had not appended it: the recovered
+         * slots may use it as they may use the queue's (the slot check's table holds both).
+         */
+        void hostRegion(byte[] document) {
+            if (document.length == 0 || document[0] != RecordType.REGION) {
+                return;
+            }
+            ByteSource in = new ByteSource(ByteBuffer.wrap(document));
+            try {
+                in.readByte("record type");
+                region(RegionInfo.decode(in));
+            } catch (FormatException e) {
+                // a record that passed its checksum and does not decode: its slots are left out as of no region
+            }
         }
 
         @Override

@@ -157,14 +157,16 @@ class RingRecoveryTest {
     void aTornHostRecordIsNamedAndTheRingsAreStillRecovered(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("p");
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(new RegionInfo(REGION, "r", "plain", "yaml", "A#b()V", OptionalLong.empty()));
             w.thread(20, "worker");
         }
         List<long[]> events = events(3, new Random(4));
         ringFile(dir, 1, 20, "worker", events, 0, 0);
         Path rings = dir.resolve(RingFile.DIRECTORY);
         try (HostRecords.Writer host = new HostRecords.Writer(rings, 0)) {
+            // a region no recovered slot uses: what a torn record describes is gone, the rings' events are not
             ByteSink s = new ByteSink(64);
-            new RegionInfo(REGION, "r", "plain", "yaml", "A#b()V", OptionalLong.empty()).encode(s);
+            new RegionInfo(REGION + 1, "unused", "plain", "yaml", "A#c()V", OptionalLong.empty()).encode(s);
             host.append(s);
         }
         Path segment = HostRecords.segment(rings, 0);
