@@ -11,10 +11,11 @@ import java.util.Optional;
  * ran, and the drainer cost twice the CPU). {@code handoffs=} overrides the YAML's {@code handoffs:}
  * (one config file, two runs: {@code ./dprof bench handoff} measures with and without).
  * {@code timing=true} prints how long each phase of the start took ({@code StartPhases}; docs/CONFIG.md,
- * "Start-up").
+ * "Start-up"). {@code alsoTrace=true}, for the tests only (declared in {@code TestSettings}), makes a run in
+ * statistics mode write its events as well, so that a test compares the two.
  */
 record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Optional<Boolean> handoffs,
-                 boolean timing) {
+                 boolean timing, boolean alsoTrace) {
 
     static AgentArgs parse(String args) {
         Optional<Path> config = Optional.empty();
@@ -22,8 +23,9 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
         boolean warmup = true;
         Optional<Boolean> handoffs = Optional.empty();
         boolean timing = false;
+        boolean alsoTrace = false;
         if (args == null || args.isBlank()) {
-            return new AgentArgs(config, out, warmup, handoffs, timing);
+            return new AgentArgs(config, out, warmup, handoffs, timing, alsoTrace);
         }
         for (String part : args.split(",")) {
             String p = part.trim();
@@ -38,6 +40,7 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
                 case "out" -> out = Optional.of(Path.of(value));
                 case "warmup" -> warmup = bool(key, value);
                 case "timing" -> timing = bool(key, value);
+                case "alsoTrace" -> alsoTrace = bool(key, value);
                 case "handoffs" -> {
                     if (!value.equals("auto") && !value.equals("off")) {
                         throw new IllegalArgumentException("agent argument handoffs: expected auto or off, found '"
@@ -49,7 +52,7 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
                         + "' (expected config=FILE, out=DIR, warmup=true|false, handoffs=auto|off, timing=true|false)");
             }
         }
-        return new AgentArgs(config, out, warmup, handoffs, timing);
+        return new AgentArgs(config, out, warmup, handoffs, timing, alsoTrace);
     }
 
     private static boolean bool(String key, String value) {

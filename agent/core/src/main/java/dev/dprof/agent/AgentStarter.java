@@ -13,6 +13,7 @@ import dev.dprof.agent.config.CalibrationSpec;
 import dev.dprof.agent.config.ClockChoice;
 import dev.dprof.agent.config.ConfigException;
 import dev.dprof.agent.config.ConfigLoader;
+import dev.dprof.agent.config.RecordingMode;
 import dev.dprof.agent.instrument.RegionMatches;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.instrument.Weaver;
@@ -147,14 +148,19 @@ final class AgentStarter {
             warn("cannot make ring files (" + e + "); after a kill -9, events of the last "
                     + config.drainIntervalMs() + " ms are lost");
         }
+        int statisticsInterval = config.mode() == RecordingMode.STATISTICS ? config.statisticsIntervalMs() : 0;
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
-                Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
+                Runtime.version().toString(), VERSION, configName, config.drainIntervalMs(), statisticsInterval,
+                statisticsInterval == 0 || parsed.alsoTrace());
         // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
         Drainer drainer = new Drainer(
                 () -> QueueSink.open(dir, config.diskReserveBytes()), table, clock, rdtscp, config.drainIntervalMs(),
                 config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
                 AgentStarter::warn);
+        if (statisticsInterval > 0) {
+            drainer.statisticsMode(statisticsInterval, parsed.alsoTrace());
+        }
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.
         CountDownLatch lastDrain = new CountDownLatch(1);
         drainer.beforeEnd(() -> {

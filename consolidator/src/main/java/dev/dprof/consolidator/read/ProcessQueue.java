@@ -4,6 +4,7 @@ import dev.dprof.format.ByteSource;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.IntervalStatistics;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
@@ -399,6 +400,7 @@ public final class ProcessQueue implements AutoCloseable {
             case RecordType.CLOCK_CHECK -> visitor.clockCheck(ClockCheck.decode(in));
             case RecordType.LOSS -> visitor.loss(ThreadLoss.decode(in));
             case RecordType.CONNECTION -> visitor.connection(TcpConnection.decode(in));
+            case RecordType.STATISTICS -> visitor.statistics(IntervalStatistics.decode(in));
             case RecordType.HEADER -> throw new FormatException("a second process header");
             default -> throw new FormatException("unknown record type " + type);
         }

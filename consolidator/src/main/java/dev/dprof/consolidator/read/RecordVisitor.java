@@ -3,6 +3,7 @@ package dev.dprof.consolidator.read;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.IntervalStatistics;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.TcpConnection;
@@ -38,6 +39,10 @@ public interface RecordVisitor {
 
     /** A TCP connection's endpoints (format version 3); it comes before any batch holding its events. */
     default void connection(TcpConnection connection) {
+    }
+
+    /** One region's figures over one interval of a process in statistics mode. */
+    default void statistics(IntervalStatistics statistics) {
     }
 
     /**
@@ -90,6 +95,11 @@ public interface RecordVisitor {
         @Override
         public void connection(TcpConnection connection) {
             next.connection(connection);
+        }
+
+        @Override
+        public void statistics(IntervalStatistics statistics) {
+            next.statistics(statistics);
         }
     }
 }

@@ -7,7 +7,10 @@ import dev.dprof.agent.bootstrap.Rings;
 import dev.dprof.agent.bootstrap.TcpProbes;
 import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.instrument.RegionTable;
+import dev.dprof.agent.stats.RecordOut;
+import dev.dprof.agent.stats.StatisticsAggregator;
 import dev.dprof.clock.DomainClock;
+import dev.dprof.format.ByteSink;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.ProcessEnd;
@@ -60,6 +63,10 @@ import java.util.function.Supplier;
  * and nothing of it is kept here: its events are in its carriers' batches. A ring's loss count
  * reaches the queue as it grows ({@link dev.dprof.format.ThreadLoss}), not only in the end record, so a
  * killed process's loss is counted from its queue and its ring files.
+ *
+ * <p>In statistics mode ({@link #statisticsMode}) every batch goes to a {@link StatisticsAggregator}
+ * instead of the queue (to both when the tests ask for it), which writes its records once per interval,
+ * after the pass that crossed the interval's end; the drainer then passes at least once per interval.
  */
 public final class Drainer implements RingVisitor, Runnable {
     private static final int SCRATCH_EVENTS = 8192;
@@ -125,6 +132,25 @@ public final class Drainer implements RingVisitor, Runnable {
     private final String networkScope = NetworkScope.current();
     /** Describes a TCP connection; a field, so that describing allocates no lambda per batch. */
     private final Consumer<TcpProbes.Connection> describeConnection = c -> out.connection(c, networkScope);
+    /** Statistics mode's interval, 0 for a trace; set before {@link #start}. */
+    private long statisticsIntervalNanos;
+    /** Whether batches are written to the queue: always in a trace. */
+    private boolean traced = true;
+    /** The aggregator of statistics mode (the warm-up's own while it runs), null for a trace. */
+    private StatisticsAggregator statistics;
+    private long nextFlushNanos;
+    /** The aggregator's records go to the writer of the moment (the warm-up's scratch queue, then the process's). */
+    private final RecordOut records = new RecordOut() {
+        @Override
+        public ByteSink start() {
+            return out.start();
+        }
+
+        @Override
+        public void append() {
+            out.append(0);
+        }
+    };
 
     /**
      * @param opener opens the process's queue, on the drainer's thread
@@ -164,6 +190,19 @@ public final class Drainer implements RingVisitor, Runnable {
      */
     public void beforeEnd(Supplier<WeavingSummary> summary) {
         this.weaving = summary;
+    }
+
+    /**
+     * Statistics mode (docs/CONFIG.md, "Statistics mode"): every {@code intervalMs} one record per region
+     * instead of the events; {@code alsoTrace} writes the events too (for the tests that compare both).
+     * Set before {@link #start}.
+     */
+    public void statisticsMode(int intervalMs, boolean alsoTrace) {
+        if (intervalMs <= 0) {
+            throw new IllegalArgumentException("statistics interval must be positive: " + intervalMs);
+        }
+        statisticsIntervalNanos = intervalMs * 1_000_000L;
+        traced = alsoTrace;
     }
 
     /** Starts the drainer thread and the shutdown hook that ends it with a final drain. */
@@ -232,14 +271,31 @@ public final class Drainer implements RingVisitor, Runnable {
             warmUp();
             warm.countDown();
             writeClockCheck();
+            if (statisticsIntervalNanos > 0) {
+                statistics = new StatisticsAggregator(probeCostX1024, clock.simulated().orElse(null));
+                nextFlushNanos = System.nanoTime() + statisticsIntervalNanos;
+            }
             while (running) {
                 sawFullScratch = false;
                 drainOnce(false);
-                if (!sawFullScratch && !Rings.awaitFill(DURABLE_PASS_NANOS)) {
-                    LockSupport.parkNanos(intervalNanos);
+                long wait = DURABLE_PASS_NANOS;
+                if (statistics != null) {
+                    long now = System.nanoTime();
+                    if (now - nextFlushNanos >= 0) {
+                        statistics.flush(records, clock.now(), Rings.totalLost());
+                        // A late pass (a loaded machine) starts the next interval from now, not in the past.
+                        nextFlushNanos = Math.max(nextFlushNanos + statisticsIntervalNanos, now + statisticsIntervalNanos / 2);
+                    }
+                    wait = Math.max(0, Math.min(wait, nextFlushNanos - now));
+                }
+                if (!sawFullScratch && !Rings.awaitFill(wait)) {
+                    LockSupport.parkNanos(Math.min(intervalNanos, Math.max(1, wait)));
                 }
             }
             drainOnce(true);
+            if (statistics != null) {
+                statistics.flush(records, clock.now(), Rings.totalLost());
+            }
             writeProbeCostMarker();
             writeWeaving();
             writeEnd();
@@ -332,6 +388,9 @@ public final class Drainer implements RingVisitor, Runnable {
                 ownThreadId = -1;
                 warming = true;
                 ProbeWarmup probes = new ProbeWarmup(Math.max(1, Math.min(8, ringEvents / (4 * ProbeWarmup.EVENTS_PER_ROUND))));
+                // Statistics mode's path is warmed as well, into an aggregator thrown away afterwards.
+                statistics = statisticsIntervalNanos > 0
+                        ? new StatisticsAggregator(probeCostX1024, clock.simulated().orElse(null)) : null;
                 long deadline = System.nanoTime() + WARM_BUDGET_NANOS;
                 for (int pass = 0; pass < WARM_PASSES && running && System.nanoTime() - deadline < 0; pass++) {
                     probes.rounds(1 + pass % probes.maxRounds());
@@ -343,6 +402,9 @@ public final class Drainer implements RingVisitor, Runnable {
                         // thread of their own, whose first event creates its ring.
                         out.batch(-2 - pass, scratch, 1);
                         warmupThreads[warmupThreadCount++] = probes.roundOnNewThread(pass / NEW_THREAD_EVERY);
+                        if (statistics != null) {
+                            statistics.flush(records, clock.now(), 0);
+                        }
                     }
                 }
             }
@@ -354,6 +416,7 @@ public final class Drainer implements RingVisitor, Runnable {
             out = real;
             ownThreadId = self;
             warming = false;
+            statistics = null;
             deleteFlat(dir);
         }
     }
@@ -416,7 +479,14 @@ public final class Drainer implements RingVisitor, Runnable {
             writeNewRegions();
             VirtualThreads.drainStarted(nameVirtualThread);
             TcpProbes.drainOpened(describeConnection);
-            out.batch(threadId, slots, count);
+            if (statistics != null) {
+                statistics.accept(threadId, slots, count, threadEnded);
+            }
+            if (traced || statistics == null) {
+                out.batch(threadId, slots, count);
+            }
+        } else if (threadEnded && statistics != null) {
+            statistics.threadEnded(threadId);
         }
         if (lostSoFar > 0 && (threadId != lastLossThread || lostSoFar != lastLoss)) {
             // After the batch: a reader of a killed process adds what the ring file says beyond it.

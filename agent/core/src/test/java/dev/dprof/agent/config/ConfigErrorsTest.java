@@ -230,10 +230,18 @@ class ConfigErrorsTest {
         }
 
         @Test
+        void unknownModeAndAnIntervalOutOfRange() {
+            fails("mode: stats\n", "dprof.yaml:1: mode: unknown mode 'stats' (expected one of trace, statistics)");
+            fails("mode: statistics\nstatisticsIntervalMs: 5\n",
+                    "dprof.yaml:2: statisticsIntervalMs: 5 is out of range (expected 10..3600000)");
+        }
+
+        @Test
         void unknownKey() {
             fails("clock: rdtsc\nregons: []\n",
                     "dprof.yaml:2: unknown key 'regons' (expected one of version, out, clock, drainIntervalMs,"
-                            + " ringEvents, annotations, exclude, calibration, handoffs, regions, diskReserveMiB)");
+                            + " ringEvents, annotations, exclude, calibration, handoffs, regions, diskReserveMiB, mode,"
+                            + " statisticsIntervalMs)");
         }
 
         @Test
