@@ -54,7 +54,11 @@ public final class StatsCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%d processes, %d events, %s%n", stats.processes(), stats.events(), stats.lostPhrase());
         out.printf(Locale.ROOT, "%-40s %10s %6s %14s %12s %12s %12s %14s%n", "region", "count", "open", "total ms",
                 "mean µs", "min µs", "max µs", "open ≥ ms");
+        boolean statisticsMode = stats.statisticsMode().any();
         for (RegionStats r : stats.regions()) {
+            if (statisticsMode && r.count() == 0 && r.open() == 0) {
+                continue; // a region of a statistics-mode process: its figures follow below
+            }
             boolean timed = r.count() > 0;
             out.printf(Locale.ROOT, "%-40s %10d %6d %14s %12s %12s %12s %14s%n", r.name(), r.count(), r.open(),
                     timed ? fixed(r.totalNs() / 1e6) : "–", timed ? fixed(r.meanNs() / 1e3) : "–",

@@ -62,7 +62,10 @@ class StatisticsModeIT {
         assertEquals(List.of(EventKind.PROBE_COST), run.events().stream().map(Event::kind).toList(),
                 "only the drainer's probe-cost marker is an event");
         StatisticsModeRun stats = RunStatistics.of(RunDirs.expand(List.of(out))).statisticsMode();
-        for (StatisticsModeRun.RegionResult r : stats.regions(stats.nominal())) {
+        List<StatisticsModeRun.RegionResult> regions = stats.regions(stats.nominal());
+        assertEquals(REGIONS, regions.stream().map(StatisticsModeRun.RegionResult::name).sorted().toList(),
+                "the regions with instances, nothing else");
+        for (StatisticsModeRun.RegionResult r : regions) {
             assertEquals((long) CountingIT.THREADS * CountingIT.CALLS, r.all().count(), r.name());
         }
         Output printed = ForkedJvm.dprof(tmp, "stats", out).runOk();

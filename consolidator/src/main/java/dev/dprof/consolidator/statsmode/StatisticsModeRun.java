@@ -157,6 +157,9 @@ public final class StatisticsModeRun {
     public List<RegionResult> regions(Scale scale) {
         List<RegionResult> out = new ArrayList<>();
         for (RegionParts r : regions.values()) {
+            if (r.parts.isEmpty()) {
+                continue; // a region of the table without a record: nothing happened in it
+            }
             Map<Integer, TickFigures> all = new HashMap<>();
             Map<String, Map<Integer, TickFigures>> callers = new TreeMap<>();
             Map<Long, Map<Integer, TickFigures>> instances = new TreeMap<>();
