@@ -81,8 +81,9 @@ public final class StatsCommand implements Callable<Integer> {
      * beside them, as an estimate, the total less the probes' own cost.
      */
     static void printStatisticsMode(StatisticsModeRun run, Scale scale, PrintStream out, String unit) {
-        out.printf(Locale.ROOT, "statistics mode: %d processes, %s%n", run.processes(),
-                (run.lostExact() ? "" : "at least ") + run.lostEvents() + " events lost");
+        out.printf(Locale.ROOT, "statistics mode: %d processes, %s%s%n", run.processes(),
+                (run.lostExact() ? "" : "at least ") + run.lostEvents() + " events lost",
+                run.traceWindows() == 0 ? "" : "; " + run.traceWindows() + " trace windows, whose events are above");
         for (StatisticsModeRun.RegionResult r : run.regions(scale)) {
             BoundedFigures f = r.all();
             out.printf(Locale.ROOT, "%s (%s): %d instances over %d intervals%s%n", r.name(), r.kind(), f.count(),

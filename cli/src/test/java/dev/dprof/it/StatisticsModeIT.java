@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dprof.consolidator.analysis.stats.Bound;
+import dev.dprof.consolidator.read.ProcessQueue;
+import dev.dprof.consolidator.read.RecordVisitor;
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.stats.RunStatistics;
 import dev.dprof.consolidator.statsmode.BoundedFigures;
 import dev.dprof.consolidator.statsmode.Scale;
 import dev.dprof.consolidator.statsmode.StatisticsModeRun;
 import dev.dprof.format.EventKind;
+import dev.dprof.format.TraceWindow;
 import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
@@ -81,6 +84,37 @@ class StatisticsModeIT {
         for (String region : REGIONS) {
             assertTrue(analyzed.contains(region + " (plain): " + CountingIT.THREADS * CountingIT.CALLS + " instances"),
                     analyzed);
+        }
+    }
+
+    /**
+     * A trace window that spans the whole run (one an hour, a minute long, the first opening at the
+     * drainer's first pass, before {@code main}): the run's trace is whole, its counts are the
+     * statistics', and the window's record closes it at the end.
+     */
+    @Test
+    void aTraceWindowWritesTheEventsBesideTheStatistics(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        String yaml = YAML.replace("statisticsIntervalMs: 100\n", "statisticsIntervalMs: 100\ntraceWindows: {every: 1h, length: 60s}\n");
+        ForkedJvm.app(CountingApp.class, tmp).agent(ForkedJvm.config(tmp, yaml), out)
+                .args(CountingIT.THREADS, CountingIT.CALLS).runOk();
+        Recording trace = Recording.readOnly(out);
+        trace.requireCleanEnd();
+        List<TraceWindow> windows = new ArrayList<>();
+        try (ProcessQueue queue = ProcessQueue.open(trace.dir())) {
+            queue.read(new RecordVisitor() {
+                @Override
+                public void traceWindow(TraceWindow window) {
+                    windows.add(window);
+                }
+            });
+        }
+        assertEquals(1, windows.size(), windows::toString);
+        StatisticsModeRun stats = RunStatistics.of(RunDirs.expand(List.of(out))).statisticsMode();
+        assertEquals(1, stats.traceWindows());
+        for (StatisticsModeRun.RegionResult r : stats.regions(stats.nominal())) {
+            assertEquals(trace.count(r.name(), EventKind.ENTER), r.all().count(), r.name());
+            assertEquals((long) CountingIT.THREADS * CountingIT.CALLS, r.all().count(), r.name());
         }
     }
 

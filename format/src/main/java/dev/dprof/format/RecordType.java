@@ -53,6 +53,11 @@ public final class RecordType {
      * it reads as before, and a reader older than it skips it as an unknown record and says so.
      */
     public static final int STATISTICS = 'S';
+    /**
+     * A trace window of statistics mode ({@link TraceWindow}): when the events were written too; added
+     * within version 3 like {@link #STATISTICS}.
+     */
+    public static final int TRACE_WINDOW = 'V';
 
     private RecordType() {
     }

@@ -160,6 +160,7 @@ final class AgentStarter {
                 AgentStarter::warn);
         if (statisticsInterval > 0) {
             drainer.statisticsMode(statisticsInterval, parsed.alsoTrace());
+            config.traceWindows().ifPresent(w -> drainer.traceWindows(w.everyMs(), w.lengthMs()));
         }
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.
         CountDownLatch lastDrain = new CountDownLatch(1);

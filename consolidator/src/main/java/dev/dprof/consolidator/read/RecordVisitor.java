@@ -9,6 +9,7 @@ import dev.dprof.format.RegionInfo;
 import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.ThreadLoss;
+import dev.dprof.format.TraceWindow;
 import dev.dprof.format.WeavingSummary;
 
 /** Receives a process queue's records in the order they were written. */
@@ -43,6 +44,10 @@ public interface RecordVisitor {
 
     /** One region's figures over one interval of a process in statistics mode. */
     default void statistics(IntervalStatistics statistics) {
+    }
+
+    /** A trace window of a process in statistics mode: its batches come from such windows only. */
+    default void traceWindow(TraceWindow window) {
     }
 
     /**
@@ -100,6 +105,11 @@ public interface RecordVisitor {
         @Override
         public void statistics(IntervalStatistics statistics) {
             next.statistics(statistics);
+        }
+
+        @Override
+        public void traceWindow(TraceWindow window) {
+            next.traceWindow(window);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.TcpConnection;
 import dev.dprof.format.TcpRegions;
+import dev.dprof.format.TraceWindow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,6 +37,7 @@ public final class StatisticsModeRun {
     private final List<Long> costs = new ArrayList<>();
     private final List<Boolean> ended = new ArrayList<>();
     private final List<Long> lost = new ArrayList<>();
+    private long traceWindows;
     private final Map<String, RegionParts> regions = new LinkedHashMap<>();
     private final List<String> problems;
     private final RegionKinds kinds;
@@ -116,12 +118,23 @@ public final class StatisticsModeRun {
             }
 
             @Override
+            public void traceWindow(TraceWindow window) {
+                next.traceWindow(window);
+                traceWindows++;
+            }
+
+            @Override
             public void end(ProcessEnd end) {
                 next.end(end);
                 ended.set(index, true);
                 lost.set(index, Math.max(lost.get(index), end.lostEvents()));
             }
         };
+    }
+
+    /** The trace windows the processes wrote (their events are in the queues, as a trace). */
+    public long traceWindows() {
+        return traceWindows;
     }
 
     /** Events the statistics-mode processes lost, as far as their records say. */

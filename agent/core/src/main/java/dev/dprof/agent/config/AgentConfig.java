@@ -26,6 +26,7 @@ import java.util.Set;
  *                        {@link #DEFAULT_DISK_RESERVE} for 5% of the file system, at most 256 MiB
  * @param mode            a trace (every event) or statistics ({@code mode:})
  * @param statisticsIntervalMs statistics mode's interval in ms ({@code statisticsIntervalMs:})
+ * @param traceWindows    statistics mode's trace windows ({@code traceWindows:}), if any
  */
 public record AgentConfig(
         int version,
@@ -40,7 +41,8 @@ public record AgentConfig(
         Set<HandoffRegions.Kind> handoffs,
         int diskReserveMiB,
         RecordingMode mode,
-        int statisticsIntervalMs) {
+        int statisticsIntervalMs,
+        Optional<TraceWindows> traceWindows) {
 
     public static final int VERSION = 1;
     public static final String DEFAULT_OUT = "dprof-runs";
@@ -67,6 +69,7 @@ public record AgentConfig(
         regions = List.copyOf(regions);
         handoffs = Set.copyOf(handoffs);
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(traceWindows, "traceWindows");
     }
 
     /** A trace's configuration. */
@@ -74,7 +77,7 @@ public record AgentConfig(
                        boolean annotations, List<String> exclude, Optional<CalibrationSpec> calibration,
                        List<RegionSpec> regions, Set<HandoffRegions.Kind> handoffs, int diskReserveMiB) {
         this(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration, regions, handoffs,
-                diskReserveMiB, RecordingMode.TRACE, DEFAULT_STATISTICS_INTERVAL_MS);
+                diskReserveMiB, RecordingMode.TRACE, DEFAULT_STATISTICS_INTERVAL_MS, Optional.empty());
     }
 
     /** A configuration with the default disk reserve. */
@@ -110,12 +113,12 @@ public record AgentConfig(
     /** This configuration recording the handoff kinds {@code kinds} (for the agent argument {@code handoffs=}). */
     public AgentConfig withHandoffs(Set<HandoffRegions.Kind> kinds) {
         return new AgentConfig(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration,
-                regions, kinds, diskReserveMiB, mode, statisticsIntervalMs);
+                regions, kinds, diskReserveMiB, mode, statisticsIntervalMs, traceWindows);
     }
 
     /** This configuration with another output directory (for the agent argument {@code out=}). */
     public AgentConfig withOut(Path newOut) {
         return new AgentConfig(version, newOut, clock, drainIntervalMs, ringEvents, annotations, exclude,
-                calibration, regions, handoffs, diskReserveMiB, mode, statisticsIntervalMs);
+                calibration, regions, handoffs, diskReserveMiB, mode, statisticsIntervalMs, traceWindows);
     }
 }

@@ -16,6 +16,7 @@ import dev.dprof.format.EventCodes;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
+import dev.dprof.format.TraceWindow;
 import dev.dprof.format.WeavingSummary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -134,8 +135,16 @@ public final class Drainer implements RingVisitor, Runnable {
     private final Consumer<TcpProbes.Connection> describeConnection = c -> out.connection(c, networkScope);
     /** Statistics mode's interval, 0 for a trace; set before {@link #start}. */
     private long statisticsIntervalNanos;
-    /** Whether batches are written to the queue: always in a trace. */
+    /** Whether batches are written to the queue: always in a trace; in statistics mode within trace windows. */
     private boolean traced = true;
+    /** Statistics mode: whether every batch is written too (the tests' {@code alsoTrace}). */
+    private boolean alwaysTraced = true;
+    /** Trace windows of statistics mode: period and length, 0 for none; when they started, and the open one's tick. */
+    private long windowEveryNanos;
+    private long windowLengthNanos;
+    private long windowsStartNanos;
+    private boolean windowOpen;
+    private long windowOpenTick;
     /** The aggregator of statistics mode (the warm-up's own while it runs), null for a trace. */
     private StatisticsAggregator statistics;
     private long nextFlushNanos;
@@ -203,6 +212,20 @@ public final class Drainer implements RingVisitor, Runnable {
         }
         statisticsIntervalNanos = intervalMs * 1_000_000L;
         traced = alsoTrace;
+        alwaysTraced = alsoTrace;
+    }
+
+    /**
+     * Statistics mode's trace windows (docs/CONFIG.md, "Trace windows"): every {@code everyMs} the batches are
+     * written too for {@code lengthMs}, the first window opening at the drainer's first pass; each window
+     * ends with a {@link TraceWindow} record. Set before {@link #start}, after {@link #statisticsMode}.
+     */
+    public void traceWindows(long everyMs, long lengthMs) {
+        if (lengthMs <= 0 || everyMs <= lengthMs) {
+            throw new IllegalArgumentException("trace windows need 0 < length < every: " + lengthMs + ", " + everyMs);
+        }
+        windowEveryNanos = everyMs * 1_000_000L;
+        windowLengthNanos = lengthMs * 1_000_000L;
     }
 
     /** Starts the drainer thread and the shutdown hook that ends it with a final drain. */
@@ -274,11 +297,16 @@ public final class Drainer implements RingVisitor, Runnable {
             if (statisticsIntervalNanos > 0) {
                 statistics = new StatisticsAggregator(probeCostX1024, clock.simulated().orElse(null));
                 nextFlushNanos = System.nanoTime() + statisticsIntervalNanos;
+                windowsStartNanos = System.nanoTime();
             }
             while (running) {
                 sawFullScratch = false;
+                long untilWindowEdge = windowEveryNanos > 0 ? openTraceWindowIfDue() : Long.MAX_VALUE;
                 drainOnce(false);
-                long wait = DURABLE_PASS_NANOS;
+                if (windowEveryNanos > 0) {
+                    untilWindowEdge = closeTraceWindowIfOver(untilWindowEdge);
+                }
+                long wait = Math.min(DURABLE_PASS_NANOS, untilWindowEdge);
                 if (statistics != null) {
                     long now = System.nanoTime();
                     if (now - nextFlushNanos >= 0) {
@@ -295,6 +323,9 @@ public final class Drainer implements RingVisitor, Runnable {
             drainOnce(true);
             if (statistics != null) {
                 statistics.flush(records, clock.now(), Rings.totalLost());
+            }
+            if (windowOpen) {
+                closeTraceWindow();
             }
             writeProbeCostMarker();
             writeWeaving();
@@ -419,6 +450,43 @@ public final class Drainer implements RingVisitor, Runnable {
             statistics = null;
             deleteFlat(dir);
         }
+    }
+
+    /**
+     * Opens a trace window if one is due, before the pass, so that the pass writes its batches; returns
+     * the nanoseconds until the current window (open or not) ends or the next begins.
+     */
+    private long openTraceWindowIfDue() {
+        long phase = (System.nanoTime() - windowsStartNanos) % windowEveryNanos;
+        if (phase < windowLengthNanos) {
+            if (!windowOpen) {
+                windowOpen = true;
+                windowOpenTick = clock.now();
+                traced = true;
+            }
+            return windowLengthNanos - phase;
+        }
+        return windowEveryNanos - phase;
+    }
+
+    /**
+     * Closes the open trace window once it is over, after the pass that drained its last events; returns
+     * the nanoseconds until the next edge.
+     */
+    private long closeTraceWindowIfOver(long untilEdge) {
+        long phase = (System.nanoTime() - windowsStartNanos) % windowEveryNanos;
+        if (windowOpen && phase >= windowLengthNanos) {
+            closeTraceWindow();
+            return windowEveryNanos - phase;
+        }
+        return untilEdge;
+    }
+
+    private void closeTraceWindow() {
+        TraceWindow.encode(out.start(), windowOpenTick, clock.now());
+        out.append(0);
+        windowOpen = false;
+        traced = alwaysTraced;
     }
 
     /** Deletes a directory and the files in it (a queue directory has no subdirectories). */

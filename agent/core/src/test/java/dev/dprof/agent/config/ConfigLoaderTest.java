@@ -150,6 +150,11 @@ class ConfigLoaderTest {
         assertEquals(RecordingMode.STATISTICS, c.withOut(Path.of("x")).withHandoffs(Set.of()).mode(), "kept by the overrides");
         assertEquals(RecordingMode.STATISTICS, parse("mode: statistics\n").mode());
         assertEquals(AgentConfig.DEFAULT_STATISTICS_INTERVAL_MS, parse("mode: statistics\n").statisticsIntervalMs());
+        assertEquals(Optional.empty(), c.traceWindows());
+        assertEquals(Optional.of(new TraceWindows(600_000, 10_000)),
+                parse("mode: statistics\ntraceWindows: {every: 10m, length: 10s}\n").traceWindows());
+        assertEquals(Optional.of(new TraceWindows(3_600_000, 500)),
+                parse("mode: statistics\ntraceWindows: {every: 1h, length: 500ms}\n").withOut(Path.of("x")).traceWindows());
     }
 
     @Test
