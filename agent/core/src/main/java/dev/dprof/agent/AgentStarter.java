@@ -19,6 +19,7 @@ import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.instrument.Weaver;
 import dev.dprof.agent.sink.Drainer;
 import dev.dprof.agent.sink.QueueSink;
+import dev.dprof.agent.stats.StatisticsMode;
 import dev.dprof.calibrator.net.AgentCalibration;
 import dev.dprof.calibrator.net.HostPort;
 import dev.dprof.calibrator.net.SharedKey;
@@ -159,8 +160,9 @@ final class AgentStarter {
                 config.ringEvents(), header, parsed.warmup() ? Path.of(System.getProperty("java.io.tmpdir")) : null,
                 AgentStarter::warn);
         if (statisticsInterval > 0) {
-            drainer.statisticsMode(statisticsInterval, parsed.alsoTrace());
-            config.traceWindows().ifPresent(w -> drainer.traceWindows(w.everyMs(), w.lengthMs()));
+            StatisticsMode mode = new StatisticsMode(statisticsInterval, parsed.alsoTrace());
+            config.traceWindows().ifPresent(w -> mode.traceWindows(w.everyMs(), w.lengthMs()));
+            drainer.statisticsMode(mode);
         }
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.
         CountDownLatch lastDrain = new CountDownLatch(1);

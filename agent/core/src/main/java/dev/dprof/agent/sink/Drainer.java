@@ -9,6 +9,7 @@ import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.stats.RecordOut;
 import dev.dprof.agent.stats.StatisticsAggregator;
+import dev.dprof.agent.stats.StatisticsMode;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.ClockCheck;
@@ -16,7 +17,6 @@ import dev.dprof.format.EventCodes;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
-import dev.dprof.format.TraceWindow;
 import dev.dprof.format.WeavingSummary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -28,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
 
@@ -65,9 +66,9 @@ import java.util.function.Supplier;
  * reaches the queue as it grows ({@link dev.dprof.format.ThreadLoss}), not only in the end record, so a
  * killed process's loss is counted from its queue and its ring files.
  *
- * <p>In statistics mode ({@link #statisticsMode}) every batch goes to a {@link StatisticsAggregator}
- * instead of the queue (to both when the tests ask for it), which writes its records once per interval,
- * after the pass that crossed the interval's end; the drainer then passes at least once per interval.
+ * <p>In statistics mode ({@link #statisticsMode}) every batch goes to a {@link StatisticsAggregator}, and to
+ * the queue only within trace windows (or always, when the tests ask for both); {@link StatisticsMode} says
+ * when, and how long the drainer may wait until its next record is due.
  */
 public final class Drainer implements RingVisitor, Runnable {
     private static final int SCRATCH_EVENTS = 8192;
@@ -133,21 +134,12 @@ public final class Drainer implements RingVisitor, Runnable {
     private final String networkScope = NetworkScope.current();
     /** Describes a TCP connection; a field, so that describing allocates no lambda per batch. */
     private final Consumer<TcpProbes.Connection> describeConnection = c -> out.connection(c, networkScope);
-    /** Statistics mode's interval, 0 for a trace; set before {@link #start}. */
-    private long statisticsIntervalNanos;
-    /** Whether batches are written to the queue: always in a trace; in statistics mode within trace windows. */
-    private boolean traced = true;
-    /** Statistics mode: whether every batch is written too (the tests' {@code alsoTrace}). */
-    private boolean alwaysTraced = true;
-    /** Trace windows of statistics mode: period and length, 0 for none; when they started, and the open one's tick. */
-    private long windowEveryNanos;
-    private long windowLengthNanos;
-    private long windowsStartNanos;
-    private boolean windowOpen;
-    private long windowOpenTick;
-    /** The aggregator of statistics mode (the warm-up's own while it runs), null for a trace. */
+    /** Statistics mode, null for a trace; set before {@link #start}. */
+    private StatisticsMode statisticsMode;
+    /** The stored clock, for statistics mode's records; a field, so that asking allocates no lambda per pass. */
+    private final LongSupplier storedTick;
+    /** Statistics mode's aggregator (the warm-up's own while it runs); null for a trace. */
     private StatisticsAggregator statistics;
-    private long nextFlushNanos;
     /** The aggregator's records go to the writer of the moment (the warm-up's scratch queue, then the process's). */
     private final RecordOut records = new RecordOut() {
         @Override
@@ -170,6 +162,7 @@ public final class Drainer implements RingVisitor, Runnable {
         this.opener = opener;
         this.regions = regions;
         this.clock = clock;
+        this.storedTick = clock::now;
         this.withCpu = withCpu;
         this.ringEvents = ringEvents;
         this.header = header;
@@ -201,31 +194,9 @@ public final class Drainer implements RingVisitor, Runnable {
         this.weaving = summary;
     }
 
-    /**
-     * Statistics mode (docs/CONFIG.md, "Statistics mode"): every {@code intervalMs} one record per region
-     * instead of the events; {@code alsoTrace} writes the events too (for the tests that compare both).
-     * Set before {@link #start}.
-     */
-    public void statisticsMode(int intervalMs, boolean alsoTrace) {
-        if (intervalMs <= 0) {
-            throw new IllegalArgumentException("statistics interval must be positive: " + intervalMs);
-        }
-        statisticsIntervalNanos = intervalMs * 1_000_000L;
-        traced = alsoTrace;
-        alwaysTraced = alsoTrace;
-    }
-
-    /**
-     * Statistics mode's trace windows (docs/CONFIG.md, "Trace windows"): every {@code everyMs} the batches are
-     * written too for {@code lengthMs}, the first window opening at the drainer's first pass; each window
-     * ends with a {@link TraceWindow} record. Set before {@link #start}, after {@link #statisticsMode}.
-     */
-    public void traceWindows(long everyMs, long lengthMs) {
-        if (lengthMs <= 0 || everyMs <= lengthMs) {
-            throw new IllegalArgumentException("trace windows need 0 < length < every: " + lengthMs + ", " + everyMs);
-        }
-        windowEveryNanos = everyMs * 1_000_000L;
-        windowLengthNanos = lengthMs * 1_000_000L;
+    /** Statistics mode instead of a trace (docs/CONFIG.md, "Statistics mode"); set before {@link #start}. */
+    public void statisticsMode(StatisticsMode mode) {
+        this.statisticsMode = mode;
     }
 
     /** Starts the drainer thread and the shutdown hook that ends it with a final drain. */
@@ -294,38 +265,26 @@ public final class Drainer implements RingVisitor, Runnable {
             warmUp();
             warm.countDown();
             writeClockCheck();
-            if (statisticsIntervalNanos > 0) {
-                statistics = new StatisticsAggregator(probeCostX1024, clock.simulated().orElse(null));
-                nextFlushNanos = System.nanoTime() + statisticsIntervalNanos;
-                windowsStartNanos = System.nanoTime();
+            if (statisticsMode != null) {
+                statistics = statisticsMode.start(probeCostX1024, clock.simulated().orElse(null), System.nanoTime());
             }
             while (running) {
                 sawFullScratch = false;
-                long untilWindowEdge = windowEveryNanos > 0 ? openTraceWindowIfDue() : Long.MAX_VALUE;
-                drainOnce(false);
-                if (windowEveryNanos > 0) {
-                    untilWindowEdge = closeTraceWindowIfOver(untilWindowEdge);
+                long wait = DURABLE_PASS_NANOS;
+                if (statisticsMode != null) {
+                    statisticsMode.beforePass(System.nanoTime(), storedTick);
                 }
-                long wait = Math.min(DURABLE_PASS_NANOS, untilWindowEdge);
-                if (statistics != null) {
-                    long now = System.nanoTime();
-                    if (now - nextFlushNanos >= 0) {
-                        statistics.flush(records, clock.now(), Rings.totalLost());
-                        // A late pass (a loaded machine) starts the next interval from now, not in the past.
-                        nextFlushNanos = Math.max(nextFlushNanos + statisticsIntervalNanos, now + statisticsIntervalNanos / 2);
-                    }
-                    wait = Math.max(0, Math.min(wait, nextFlushNanos - now));
+                drainOnce(false);
+                if (statisticsMode != null) {
+                    wait = Math.min(wait, statisticsMode.afterPass(records, System.nanoTime(), storedTick, Rings.totalLost()));
                 }
                 if (!sawFullScratch && !Rings.awaitFill(wait)) {
                     LockSupport.parkNanos(Math.min(intervalNanos, Math.max(1, wait)));
                 }
             }
             drainOnce(true);
-            if (statistics != null) {
-                statistics.flush(records, clock.now(), Rings.totalLost());
-            }
-            if (windowOpen) {
-                closeTraceWindow();
+            if (statisticsMode != null) {
+                statisticsMode.finish(records, clock.now(), Rings.totalLost());
             }
             writeProbeCostMarker();
             writeWeaving();
@@ -420,8 +379,8 @@ public final class Drainer implements RingVisitor, Runnable {
                 warming = true;
                 ProbeWarmup probes = new ProbeWarmup(Math.max(1, Math.min(8, ringEvents / (4 * ProbeWarmup.EVENTS_PER_ROUND))));
                 // Statistics mode's path is warmed as well, into an aggregator thrown away afterwards.
-                statistics = statisticsIntervalNanos > 0
-                        ? new StatisticsAggregator(probeCostX1024, clock.simulated().orElse(null)) : null;
+                statistics = statisticsMode == null ? null
+                        : StatisticsMode.aggregator(probeCostX1024, clock.simulated().orElse(null));
                 long deadline = System.nanoTime() + WARM_BUDGET_NANOS;
                 for (int pass = 0; pass < WARM_PASSES && running && System.nanoTime() - deadline < 0; pass++) {
                     probes.rounds(1 + pass % probes.maxRounds());
@@ -450,43 +409,6 @@ public final class Drainer implements RingVisitor, Runnable {
             statistics = null;
             deleteFlat(dir);
         }
-    }
-
-    /**
-     * Opens a trace window if one is due, before the pass, so that the pass writes its batches; returns
-     * the nanoseconds until the current window (open or not) ends or the next begins.
-     */
-    private long openTraceWindowIfDue() {
-        long phase = (System.nanoTime() - windowsStartNanos) % windowEveryNanos;
-        if (phase < windowLengthNanos) {
-            if (!windowOpen) {
-                windowOpen = true;
-                windowOpenTick = clock.now();
-                traced = true;
-            }
-            return windowLengthNanos - phase;
-        }
-        return windowEveryNanos - phase;
-    }
-
-    /**
-     * Closes the open trace window once it is over, after the pass that drained its last events; returns
-     * the nanoseconds until the next edge.
-     */
-    private long closeTraceWindowIfOver(long untilEdge) {
-        long phase = (System.nanoTime() - windowsStartNanos) % windowEveryNanos;
-        if (windowOpen && phase >= windowLengthNanos) {
-            closeTraceWindow();
-            return windowEveryNanos - phase;
-        }
-        return untilEdge;
-    }
-
-    private void closeTraceWindow() {
-        TraceWindow.encode(out.start(), windowOpenTick, clock.now());
-        out.append(0);
-        windowOpen = false;
-        traced = alwaysTraced;
     }
 
     /** Deletes a directory and the files in it (a queue directory has no subdirectories). */
@@ -550,7 +472,7 @@ public final class Drainer implements RingVisitor, Runnable {
             if (statistics != null) {
                 statistics.accept(threadId, slots, count, threadEnded);
             }
-            if (traced || statistics == null) {
+            if (statistics == null || statisticsMode.traced()) {
                 out.batch(threadId, slots, count);
             }
         } else if (threadEnded && statistics != null) {
