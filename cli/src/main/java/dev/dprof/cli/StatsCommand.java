@@ -115,6 +115,9 @@ public final class StatsCommand implements Callable<Integer> {
         if (r.open() > 0) {
             b.append(", ").append(r.open()).append(" open at the end");
         }
+        if (r.points() > 0) {
+            b.append(", ").append(r.points()).append(" point events (progress, puts and takes)");
+        }
         if (r.unexited() > 0) {
             b.append(", ").append(r.unexited()).append(" left open by their thread's end (not counted)");
         }

@@ -24,6 +24,7 @@ import java.util.List;
  * @param open            instances of the region open at the interval's end (entered, not yet exited)
  * @param unexited        instances whose thread ended before their exit (never counted)
  * @param unpairedExits   exits of the region while it was not open (an enter lost), ignored
+ * @param points          point events of the region (a progress point's, a handoff site's puts and takes)
  * @param all             every instance that exited in the interval
  * @param callers         per caller region, the same instances split by the region open around them
  * @param callersLeftOut  instances whose caller found no room among {@link #CAPACITY} callers (in {@link #all} only)
@@ -33,7 +34,7 @@ import java.util.List;
  * @param peersLeftOut    message events and instances whose channel found no room among {@link #CAPACITY} channels
  */
 public record IntervalStatistics(int region, long firstTick, long lastTick, long endTick, long lostSoFar, long open,
-                                 long unexited, long unpairedExits, Figures all, List<Caller> callers,
+                                 long unexited, long unpairedExits, long points, Figures all, List<Caller> callers,
                                  long callersLeftOut, List<Instance> instances, long instancesLeftOut,
                                  List<Peer> peers, long peersLeftOut) {
 
@@ -102,13 +103,13 @@ public record IntervalStatistics(int region, long firstTick, long lastTick, long
      * 3 × {@link #CAPACITY}): the head, the counts, each entry's key, and 1 + {@code entries} figures blocks.
      */
     public static long recordBoundBytes(int log2MaxTicks, int entries) {
-        long head = 1 + 8L * ByteSink.MAX_VARINT_BYTES + 6L * ByteSink.MAX_VARINT_BYTES;
+        long head = 1 + 9L * ByteSink.MAX_VARINT_BYTES + 6L * ByteSink.MAX_VARINT_BYTES;
         return head + entries * 3L * ByteSink.MAX_VARINT_BYTES + (1L + entries) * figuresBoundBytes(log2MaxTicks);
     }
 
     /** Encodes the record as the agent writes it (type byte first): for copies, and the tests. */
     public void encode(ByteSink out) {
-        writeHead(out, region, firstTick, lastTick, endTick, lostSoFar, open, unexited, unpairedExits);
+        writeHead(out, region, firstTick, lastTick, endTick, lostSoFar, open, unexited, unpairedExits, points);
         write(out, all);
         writeCount(out, callers.size());
         for (Caller c : callers) {
@@ -138,7 +139,7 @@ public record IntervalStatistics(int region, long firstTick, long lastTick, long
 
     /** Starts a record: the type byte and everything up to the region's own figures. */
     public static void writeHead(ByteSink out, int region, long firstTick, long lastTick, long endTick, long lostSoFar,
-                                 long open, long unexited, long unpairedExits) {
+                                 long open, long unexited, long unpairedExits, long points) {
         out.writeByte(RecordType.STATISTICS);
         out.writeVarLong(region);
         out.writeSignedVarLong(firstTick);
@@ -148,6 +149,7 @@ public record IntervalStatistics(int region, long firstTick, long lastTick, long
         out.writeVarLong(open);
         out.writeVarLong(unexited);
         out.writeVarLong(unpairedExits);
+        out.writeVarLong(points);
     }
 
     /**
@@ -214,6 +216,7 @@ public record IntervalStatistics(int region, long firstTick, long lastTick, long
         long open = in.readVarLong("statistics open instances");
         long unexited = in.readVarLong("statistics unexited instances");
         long unpaired = in.readVarLong("statistics unpaired exits");
+        long points = in.readVarLong("statistics point events");
         Figures all = figures(in, "region");
         int n = entries(in, "callers");
         List<Caller> callers = new ArrayList<>(n);
@@ -243,7 +246,7 @@ public record IntervalStatistics(int region, long firstTick, long lastTick, long
         if (first > last) {
             throw new FormatException("statistics of region " + region + ": first tick " + first + " after last tick " + last);
         }
-        return new IntervalStatistics((int) region, first, last, end, lost, open, unexited, unpaired, all, callers,
+        return new IntervalStatistics((int) region, first, last, end, lost, open, unexited, unpaired, points, all, callers,
                 callersLeftOut, instances, instancesLeftOut, peers, peersLeftOut);
     }
 

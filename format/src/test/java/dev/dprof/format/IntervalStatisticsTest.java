@@ -26,7 +26,7 @@ class IntervalStatisticsTest {
     /** A record with a 128-bit tick sum, a caller at the top and one of region 7, an instance and a peer. */
     private static ByteSink written() {
         ByteSink out = new ByteSink(4);
-        IntervalStatistics.writeHead(out, 3, 100, 900, 1000, 12, 2, 1, 4);
+        IntervalStatistics.writeHead(out, 3, 100, 900, 1000, 12, 2, 1, 4, 9);
         IntervalStatistics.writeFigures(out, 5, 4, 1, -1L, 0, Long.MAX_VALUE, 0, 5 * 1024, HISTOGRAM, HISTOGRAM.length);
         IntervalStatistics.writeCount(out, 2);
         IntervalStatistics.writeCaller(out, IntervalStatistics.TOP);
@@ -56,6 +56,7 @@ class IntervalStatisticsTest {
         assertEquals(2, s.open());
         assertEquals(1, s.unexited());
         assertEquals(4, s.unpairedExits());
+        assertEquals(9, s.points());
         IntervalStatistics.Figures all = s.all();
         assertEquals(5, all.count());
         assertEquals(4, all.positive());
@@ -102,7 +103,7 @@ class IntervalStatisticsTest {
     @Test
     void inconsistentFiguresAreRefused() {
         ByteSink out = new ByteSink(4);
-        IntervalStatistics.writeHead(out, 1, 0, 0, 0, 0, 0, 0, 0);
+        IntervalStatistics.writeHead(out, 1, 0, 0, 0, 0, 0, 0, 0, 0);
         IntervalStatistics.writeFigures(out, 2, 3, 0, 10, 1, 2, 0, 0, HISTOGRAM, 1);
         FormatException e = assertThrows(FormatException.class, () -> IntervalStatistics.decode(read(out)));
         assertTrue(e.getMessage().contains("inconsistent figures"), e.getMessage());

@@ -25,6 +25,7 @@ final class RegionParts {
         long open;
         long unexited;
         long unpairedExits;
+        long points;
         long leftOut;
         long firstTick = Long.MAX_VALUE;
         long lastTick = Long.MIN_VALUE;
@@ -57,6 +58,7 @@ final class RegionParts {
         p.open = s.open();
         p.unexited += s.unexited();
         p.unpairedExits += s.unpairedExits();
+        p.points += s.points();
         p.leftOut += s.callersLeftOut() + s.instancesLeftOut() + s.peersLeftOut();
         for (IntervalStatistics.Caller c : s.callers()) {
             String caller = c.caller() == IntervalStatistics.TOP ? StatisticsModeRun.TOP : callerName.apply(c.caller());

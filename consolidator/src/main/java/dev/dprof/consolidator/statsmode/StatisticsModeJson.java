@@ -25,7 +25,7 @@ public final class StatisticsModeJson {
         for (StatisticsModeRun.RegionResult r : run.regions(scale)) {
             ObjectNode n = regions.addObject().put("name", r.name()).put("kind", r.kind());
             figures(n, r.all());
-            n.put("open", r.open()).put("unexited", r.unexited()).put("unpairedExits", r.unpairedExits())
+            n.put("open", r.open()).put("unexited", r.unexited()).put("unpairedExits", r.unpairedExits()).put("points", r.points())
                     .put("leftOut", r.leftOut()).put("intervals", r.intervals());
             ArrayNode callers = n.putArray("callers");
             r.callers().forEach((c, f) -> figures(callers.addObject().put("caller", c), f));

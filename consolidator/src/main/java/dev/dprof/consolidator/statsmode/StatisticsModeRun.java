@@ -159,7 +159,7 @@ public final class StatisticsModeRun {
     /** One region's figures over the run, and the same split by caller, instance id and peer. */
     public record RegionResult(String name, String kind, BoundedFigures all, Map<String, BoundedFigures> callers,
                                Map<Long, BoundedFigures> instances, Map<String, Peer> peers, long open, long unexited,
-                               long unpairedExits, long leftOut, long intervals) {
+                               long unpairedExits, long points, long leftOut, long intervals) {
     }
 
     /** The message events of one peer (a channel, or a TCP connection's remote end) and the instances around them. */
@@ -181,6 +181,7 @@ public final class StatisticsModeRun {
             long open = 0;
             long unexited = 0;
             long unpaired = 0;
+            long points = 0;
             long leftOut = 0;
             long intervals = 0;
             for (Map.Entry<Integer, RegionParts.Part> e : r.parts.entrySet()) {
@@ -198,6 +199,7 @@ public final class StatisticsModeRun {
                 open += part.open;
                 unexited += part.unexited;
                 unpaired += part.unpairedExits;
+                points += part.points;
                 leftOut += part.leftOut;
                 intervals = Math.max(intervals, part.intervals);
             }
@@ -205,7 +207,7 @@ public final class StatisticsModeRun {
             messages.forEach((c, m) -> peers.put(c, new Peer(m[0], m[1],
                     BoundedFigures.of(peerFigures.getOrDefault(c, Map.of()), scale))));
             out.add(new RegionResult(r.name, r.kind, BoundedFigures.of(all, scale), map(callers, scale),
-                    map(instances, scale), peers, open, unexited, unpaired, leftOut, intervals));
+                    map(instances, scale), peers, open, unexited, unpaired, points, leftOut, intervals));
         }
         out.sort((a, b) -> Double.compare(b.all().total().hi(), a.all().total().hi()));
         return out;

@@ -23,6 +23,8 @@ final class RegionAggregate {
     long open;
     long unexited;
     long unpairedExits;
+    /** Point events of the region (progress points, handoff puts and takes). */
+    long points;
     long firstTick = Long.MAX_VALUE;
     long lastTick = Long.MIN_VALUE;
 
@@ -92,7 +94,8 @@ final class RegionAggregate {
 
     /** Whether the interval has anything to say of this region. */
     boolean active() {
-        return all.count() > 0 || open > 0 || unexited > 0 || unpairedExits > 0 || peersLeftOut > 0 || messages();
+        return all.count() > 0 || open > 0 || unexited > 0 || unpairedExits > 0 || points > 0 || peersLeftOut > 0
+                || messages();
     }
 
     private boolean messages() {
@@ -108,7 +111,7 @@ final class RegionAggregate {
     ByteBuffer write(ByteSink out, long endTick, long lostSoFar, ByteBuffer scratch) {
         boolean timed = all.count() > 0;
         IntervalStatistics.writeHead(out, region, timed ? firstTick : endTick, timed ? lastTick : endTick, endTick,
-                lostSoFar, open, unexited, unpairedExits);
+                lostSoFar, open, unexited, unpairedExits, points);
         ByteBuffer b = all.write(out, scratch);
         IntervalStatistics.writeCount(out, used(callerFigures, callerSlots));
         for (int c = 0; c < callerSlots; c++) {
@@ -162,6 +165,7 @@ final class RegionAggregate {
         all.reset();
         unexited = 0;
         unpairedExits = 0;
+        points = 0;
         firstTick = Long.MAX_VALUE;
         lastTick = Long.MIN_VALUE;
         for (int c = 0; c < callerSlots; c++) {

@@ -82,6 +82,11 @@ public final class StatisticsAggregator {
                     current = carrier;
                     inVirtual = false;
                 }
+                case EventCodes.PROGRESS, EventCodes.HANDOFF_PUT, EventCodes.HANDOFF_TAKE -> {
+                    if (region != 0) {
+                        aggregate(region).points++;
+                    }
+                }
                 case EventCodes.THREAD_END -> {
                     if (inVirtual) {
                         ended(stacks.remove(mounted));
@@ -93,7 +98,7 @@ public final class StatisticsAggregator {
                     }
                 }
                 default -> {
-                    // point events: only counted as nested events (seq) for the probe cost
+                    // other point events: only counted as nested events (seq) for the probe cost
                 }
             }
         }

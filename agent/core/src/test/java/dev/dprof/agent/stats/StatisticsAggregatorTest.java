@@ -196,6 +196,21 @@ class StatisticsAggregatorTest {
     }
 
     @Test
+    void pointEventsAreCountedPerRegion() throws FormatException {
+        StatisticsAggregator a = new StatisticsAggregator(0, null);
+        Slots s = new Slots(8).add(EventCodes.PROGRESS, R5, 1, 1).add(EventCodes.PROGRESS, R5, 2, 1)
+                .add(EventCodes.HANDOFF_PUT, R6, 3, 16).add(EventCodes.HANDOFF_TAKE, R6, 4, 16)
+                .add(EventCodes.THREAD_START, 0, 0);
+        a.accept(1, s.buffer, s.count, false);
+        Records out = new Records();
+        a.flush(out, 10, 0);
+        Map<Integer, IntervalStatistics> r = out.byRegion();
+        assertEquals(2, r.get(R5).points());
+        assertEquals(2, r.get(R6).points());
+        assertEquals(2, r.size(), "region 0 (a thread's start) is no region");
+    }
+
+    @Test
     void callersBeyondTheCapacityAreCountedAsLeftOut() throws FormatException {
         StatisticsAggregator a = new StatisticsAggregator(0, null);
         int callers = IntervalStatistics.CAPACITY + 3;
