@@ -98,7 +98,7 @@ public final class CalibrationCommand {
             System.out.println("assumption: " + set.drift().describe());
             for (CalibrationReport.Domain d : domains) {
                 System.out.printf(Locale.ROOT, "%s%n  parent %s, %s, %d zeros, median zero width %d ticks (%.2f µs), "
-                                + "mean frequency %.12f … %.12f (width %.3f ppm), %d stretches, %d contradicted%n",
+                                + "mean frequency %.12f … %.12f (width %.3f ppm), %d stretches checked, %d contradicted%n",
                         d.domain(), d.parent(), d.quality(), d.zeros(), d.medianZeroWidthTicks(),
                         d.medianZeroWidthNs() / 1e3, d.frequencyLowApprox(), d.frequencyHighApprox(), d.frequencyWidthPpm(),
                         d.stretches(), d.contradictedStretches());

@@ -25,6 +25,29 @@ public record RegionInfo(int id, String name, String kind, String origin, String
         }
     }
 
+    /**
+     * Whether the agent records events of {@code event}'s kind in a region of this region's kind:
+     * an enter and an exit in a plain region (with or without instance), in a send or a receive region
+     * around its send or receive, a barrier's or a collective's enter and exit, a progress point, a
+     * handoff's put or take. Every other pair is impossible; a region kind this version does not know
+     * may record anything. The kinds without a region (thread start and end, a virtual thread's mount
+     * and unmount) carry region id 0, which no region has.
+     */
+    public boolean records(EventKind event) {
+        return switch (kind) {
+            case "plain" -> event == EventKind.ENTER || event == EventKind.ENTER_INSTANCE || event == EventKind.EXIT
+                    || event == EventKind.EXIT_THROW;
+            case "send" -> event == EventKind.ENTER || event == EventKind.EXIT || event == EventKind.EXIT_THROW
+                    || event == EventKind.SEND;
+            case "receive" -> event == EventKind.ENTER || event == EventKind.EXIT || event == EventKind.EXIT_THROW
+                    || event == EventKind.RECEIVE;
+            case "barrier", "collective" -> event == EventKind.BARRIER_ENTER || event == EventKind.BARRIER_EXIT;
+            case "progress" -> event == EventKind.PROGRESS;
+            case HandoffRegions.REGION_KIND -> event.handsOff();
+            default -> true;
+        };
+    }
+
     public static RegionInfo decode(ByteSource in) throws FormatException {
         int id = in.readVarInt("region id", (1 << 24) - 1);
         String name = in.readString("region name");

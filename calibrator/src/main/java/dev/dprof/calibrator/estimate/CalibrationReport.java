@@ -42,7 +42,7 @@ public final class CalibrationReport {
                     lo == null ? "-" : lo.getNumerator() + "/" + lo.getDenominator(),
                     hi == null ? "-" : hi.getNumerator() + "/" + hi.getDenominator(),
                     lo == null ? Double.NaN : lo.doubleValue(), hi == null ? Double.NaN : hi.doubleValue(), ppm,
-                    c.windowCount(), c.contradictedStretches().size(), d.complete(),
+                    c.checkedStretches(), c.contradictedStretches().size(), d.complete(),
                     c.contradiction().orElse(null), c.fallback().orElse(null), DomainConversion.HORIZON_SECONDS));
         }
         return out;

@@ -43,8 +43,15 @@ public final class CalibrationSet {
         this.clockFaults = clockFaults;
         this.withoutExtraPoints = extra.values().stream().allMatch(List::isEmpty);
         String referenceFault = clockFaults.get(reference);
-        for (DomainCalibration d : domains.values()) {
-            DomainConversion c = DomainConversion.build(d, drift, extra.getOrDefault(d.domainId(), List.of()));
+        // The domains' conversions are independent of each other, and a consolidation waits for all of
+        // them three times (the zeros, then each round of the message constraints): built side by side.
+        List<DomainCalibration> all = List.copyOf(domains.values());
+        DomainConversion[] built = new DomainConversion[all.size()];
+        java.util.stream.IntStream.range(0, all.size()).parallel().forEach(i -> built[i] = DomainConversion.build(
+                all.get(i), drift, extra.getOrDefault(all.get(i).domainId(), List.of())));
+        for (int i = 0; i < all.size(); i++) {
+            DomainCalibration d = all.get(i);
+            DomainConversion c = built[i];
             String fault = clockFaults.get(d.domainId());
             if (fault == null && referenceFault != null && !d.isReference()) {
                 fault = "its reference " + reference + " is not: " + referenceFault;

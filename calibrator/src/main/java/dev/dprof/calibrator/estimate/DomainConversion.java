@@ -393,8 +393,15 @@ public final class DomainConversion {
         return BigDecimal.valueOf(ppm).stripTrailingZeros().toPlainString();
     }
 
-    public int windowCount() {
-        return windows.size();
+    /**
+     * How many stretches the checks tested: the whole span when the counter's own check ran, every
+     * stretch of {@value DriftCheck#ZEROS} to {@value DriftCheck#LONGEST} consecutive zeros under a
+     * drift bound, and every window whose points a line must fit; {@link #contradictedStretches}
+     * counts the failures among them.
+     */
+    public int checkedStretches() {
+        int stretches = drift instanceof DriftModel.BoundedDrift && zeros.size() > 1 ? DriftCheck.stretchCount(zeros.size()) : 0;
+        return (clockFault != null && !zeros.isEmpty() ? 1 : 0) + stretches + windows.size();
     }
 
     /** The calibrated span's first node tick (the first zero's {@code k1}). */

@@ -45,4 +45,25 @@ class LongStretchTest {
         TickConverter converter = set.converter("node");
         assertTrue(!converter.convert(4212816346619L + 1_000_000_000L), "no tick of the domain gets a bound");
     }
+
+    @Test
+    void theReportCountsTheStretchesItCheckedAndThoseThatFailed() throws CalibrationException {
+        DomainCalibration ref = new DomainCalibration("ref", Optional.empty(), "h", "rdtsc", 3.170063143058528E9,
+                Optional.empty(), List.of(), true);
+        DomainCalibration node = new DomainCalibration("node", Optional.of("ref"), "h", "rdtsc", 3.3528549274207115E9,
+                Optional.empty(), ZEROS, true);
+        CalibrationReport.Domain refuted = CalibrationReport.of(CalibrationSet.of(List.of(ref, node),
+                new DriftModel.BoundedDrift(1))).stream().filter(d -> d.domain().equals("node")).findFirst().orElseThrow();
+        // five zeros: the stretches 0–2, 0–3, 0–4, 1–3, 1–4, 2–4; no window is built once the model is refuted
+        assertEquals(6, refuted.stretches());
+        assertTrue(refuted.contradictedStretches() >= 1 && refuted.contradictedStretches() <= refuted.stretches(),
+                refuted::toString);
+
+        CalibrationReport.Domain admitted = CalibrationReport.of(CalibrationSet.of(List.of(ref, node),
+                new DriftModel.BoundedDrift(1024))).stream().filter(d -> d.domain().equals("node")).findFirst().orElseThrow();
+        // the six stretches pass and four windows between neighbouring zeros are built
+        assertEquals("BOUNDED", admitted.quality());
+        assertEquals(6 + 4, admitted.stretches());
+        assertEquals(0, admitted.contradictedStretches());
+    }
 }

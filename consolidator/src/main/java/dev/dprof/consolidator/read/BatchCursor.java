@@ -11,9 +11,9 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 
 /**
- * Walks the event batches of a process queue, optionally of one thread only: a stream per
- * thread is what the consolidator's k-way merge needs, since batches of different threads are
- * interleaved in drain order. Each cursor has its own tailer; a batch of another thread is
+ * Walks the event batches of one thread of a process queue: a stream per thread is what the
+ * consolidator's k-way merge needs, since batches of different threads are interleaved in drain
+ * order. Each cursor has its own tailer; a batch of another thread is
  * skipped after reading its first few bytes. After the queue come the documents recovered from
  * ring files, if any ({@link RingRecovery}).
  *
@@ -73,7 +73,7 @@ public final class BatchCursor implements AutoCloseable {
     }
 
     /**
-     * Moves to the next batch (of the thread, if one was chosen).
+     * Moves to the next batch of the thread.
      *
      * @return false at the end of what is complete in the queue
      * @throws FormatException if a batch is corrupt
@@ -94,7 +94,7 @@ public final class BatchCursor implements AutoCloseable {
                 if (length == 0 || bytes.readUnsignedByte(start) != RecordType.BATCH) {
                     continue;
                 }
-                if (thread >= 0 && leadingVarint(bytes, start + 1) != thread) {
+                if (leadingVarint(bytes, start + 1) != thread) {
                     continue;
                 }
                 if (buffer.length < length) {
@@ -197,7 +197,7 @@ public final class BatchCursor implements AutoCloseable {
                 continue;
             }
             events.reset(document, 1, document.length - 1);
-            if (thread < 0 || events.threadId() == thread) {
+            if (events.threadId() == thread) {
                 return true;
             }
         }

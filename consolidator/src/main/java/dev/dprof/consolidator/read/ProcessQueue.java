@@ -182,13 +182,13 @@ public final class ProcessQueue implements AutoCloseable {
     }
 
     /**
-     * A cursor over the batches of one thread ({@code thread ≥ 0}) or of all threads ({@code -1}). A
+     * A cursor over the batches of one thread, whatever its id (a damaged one may be negative). A
      * virtual thread's cursor yields its events from its carriers' batches, a carrier's cursor only
      * its own ({@link VirtualThreadSplit}). The cursors of one queue are used from one thread.
      */
     public BatchCursor batches(long thread) {
         VirtualThreadSplit s = split();
-        if (s.any() && thread >= 0) {
+        if (s.any()) {
             return BatchCursor.split(this, s, thread);
         }
         return new BatchCursor(queue.createTailer(), recovery, thread);

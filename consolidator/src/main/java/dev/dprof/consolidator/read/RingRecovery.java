@@ -4,11 +4,10 @@ import dev.dprof.clock.ClockSource;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
 import dev.dprof.format.EventBatchReader;
-import dev.dprof.format.EventCodes;
-import dev.dprof.format.EventKind;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
+import dev.dprof.format.RegionInfo;
 import dev.dprof.format.RingFile;
 import dev.dprof.format.ThreadInfo;
 import java.io.IOException;
@@ -105,6 +104,7 @@ final class RingRecovery {
         long cutOff = 0;
         long corruptSlots = 0;
         List<String> slotProblems = new ArrayList<>();
+        SlotCheck check = new SlotCheck(tally.regions, ProcessQueue.mayHaveVirtualThreads(header.jvm()));
         for (Path file : files) {
             RingFile ring;
             try {
@@ -126,14 +126,16 @@ final class RingRecovery {
                 refused += ring.tail() - inQueue;
                 cutOff += cut ? ring.tail() - inQueue : 0;
             }
-            ByteBuffer slots = ring.slotsFrom(Math.max(ring.tail(), inQueue));
+            long start = Math.min(Math.max(ring.tail(), inQueue), ring.head());
+            ByteBuffer slots = ring.slotsFrom(start);
             int stored = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
-            slots = intactSlots(slots, stored);
+            long[] faults = new long[SlotCheck.Fault.values().length];
+            slots = intactSlots(slots, stored, start, ring.head(), check, faults);
             int count = slots.remaining() / EventBatchEncoder.SLOT_BYTES;
             if (count < stored) {
                 corruptSlots += stored - count;
-                slotProblems.add(file + ": " + (stored - count) + " of its " + stored + " pending slots are corrupt (an"
-                        + " unknown event kind, or a tick out of its thread's order) and left out, counted as lost");
+                slotProblems.add(file + ": " + (stored - count) + " of its " + stored + " pending slots are corrupt ("
+                        + faults(faults) + ") and left out, counted as lost");
             }
             if (count == 0) {
                 continue;
@@ -162,33 +164,49 @@ final class RingRecovery {
     }
 
     /**
-     * The slots that pass the checks a slot allows without a checksum of its own: a known event
-     * kind, and a tick neither before the thread's last intact one nor after the next slot's when
-     * that one is in order (one thread's ticks never go back, so a slot out of line with both
-     * neighbours is the damaged one). A flipped bit that leaves both true (a low tick bit, a
-     * payload, a region id) is not found: the ring has no per-slot check (see FORMAT.md).
+     * The slots that pass the checks a slot allows without a checksum of its own: what a probe can
+     * have written there ({@link SlotCheck}: a known kind, of a region in the table that records it,
+     * at a place of the ring where it can be), and a tick neither before the thread's last intact
+     * one nor after the next slot's when that one is in order (one thread's ticks never go back, so
+     * a slot out of line with both neighbours is the damaged one). A flipped bit that leaves all of
+     * them true (a low tick bit, a payload, a region id or kind turned into another that fits) is not
+     * found: the ring has no per-slot check (see FORMAT.md).
+     *
+     * @param first  the ring index of the first slot
+     * @param head   the ring's head
+     * @param faults counts the slots left out, by {@link SlotCheck.Fault} ordinal
      */
-    static ByteBuffer intactSlots(ByteBuffer slots, int count) {
+    static ByteBuffer intactSlots(ByteBuffer slots, int count, long first, long head, SlotCheck check, long[] faults) {
         int size = EventBatchEncoder.SLOT_BYTES;
         ByteBuffer out = ByteBuffer.allocate(count * size).order(slots.order());
         long previous = Long.MIN_VALUE;
         for (int i = 0; i < count; i++) {
             int base = i * size;
             long tick = slots.getLong(base);
-            int code = slots.getInt(base + 8) & EventCodes.KIND_MASK;
-            if (EventKind.ofCode(code) == null || tick < previous) {
-                continue;
+            SlotCheck.Fault fault = check.fault(slots.getInt(base + 8), slots.getLong(base + 16), first + i, head);
+            if (fault == null && (tick < previous
+                    || i + 1 < count && slots.getLong(base + size) >= previous && tick > slots.getLong(base + size))) {
+                fault = SlotCheck.Fault.TICK_ORDER;
             }
-            if (i + 1 < count) {
-                long next = slots.getLong(base + size);
-                if (next >= previous && tick > next) {
-                    continue;
-                }
+            if (fault != null) {
+                faults[fault.ordinal()]++;
+                continue;
             }
             out.put(slots.slice(base, size));
             previous = tick;
         }
         return out.flip().order(slots.order());
+    }
+
+    /** "N an unknown event kind, M a tick out of its thread's order": the counts that are not zero. */
+    private static String faults(long[] faults) {
+        List<String> parts = new ArrayList<>();
+        for (SlotCheck.Fault f : SlotCheck.Fault.values()) {
+            if (faults[f.ordinal()] > 0) {
+                parts.add(faults[f.ordinal()] + " " + f.text);
+            }
+        }
+        return String.join(", ", parts);
     }
 
     /** Pending slots left out as corrupt ({@link #intactSlots}). */
@@ -235,11 +253,17 @@ final class RingRecovery {
         }
     }
 
-    /** Each thread's events in the queue, the named threads, and whether the queue has its end record. */
+    /** Each thread's events in the queue, the named threads, the region table, and whether the queue has its end record. */
     private static final class Tally implements RecordVisitor {
         final Map<Long, Long> written = new HashMap<>();
         final Set<Long> named = new HashSet<>();
+        final Map<Integer, RegionInfo> regions = new HashMap<>();
         boolean ended;
+
+        @Override
+        public void region(RegionInfo region) {
+            regions.put(region.id(), region);
+        }
 
         @Override
         public void thread(ThreadInfo thread) {

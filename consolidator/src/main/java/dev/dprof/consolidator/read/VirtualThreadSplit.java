@@ -28,11 +28,14 @@ import java.util.Map;
  * unmount was lost to a full ring) ends just before it;</li>
  * <li>a {@code VT_UNMOUNT(v)} ends the open piece if it is {@code v}'s; otherwise (a lost mount)
  * it is a piece of {@code v} by itself, and the open piece, if any, ends before it;</li>
- * <li>any other event belongs to the open piece, or to the carrier when none is open.</li>
+ * <li>any other event belongs to the open piece, or to the carrier when none is open;</li>
+ * <li>a marker naming a thread with batches of its own is damage (thread ids are one across
+ * platform and virtual threads) and counts as any other event.</li>
  * </ul>
  *
- * <p>Memory: per batch document one address and two ints, per piece a few longs — like the
- * messages, bounded by the communication, never by the region events.
+ * <p>Memory: per batch document one address and two ints, per piece a few longs, and while the
+ * index is built a record per marker — like the messages, bounded by the communication, never by
+ * the region events.
  */
 final class VirtualThreadSplit {
     /** One thread's batch documents, and for a carrier its pieces. */
@@ -46,8 +49,9 @@ final class VirtualThreadSplit {
         int documents;
         int[] pieces = new int[0];
         int pieceCount;
-        /** The index's walk: the piece open after the last marker seen, or -1. */
+        /** The index's walk: the piece open after the last marker seen, or -1; the documents it has passed. */
         private int open = -1;
+        private int started;
 
         ThreadDocs(long thread) {
             this.thread = thread;
@@ -71,9 +75,15 @@ final class VirtualThreadSplit {
                 nextAtStart = Arrays.copyOf(nextAtStart, n);
             }
             addresses[documents] = address;
-            openAtStart[documents] = open;
-            nextAtStart[documents] = pieceCount;
             documents++;
+        }
+
+        /** The cut reaches document {@code doc}: what is open at the start of each document up to it, and the next piece. */
+        private void startDocumentsUpTo(int doc) {
+            for (; started <= doc; started++) {
+                openAtStart[started] = open;
+                nextAtStart[started] = pieceCount;
+            }
         }
 
         private int addPiece(int piece) {
@@ -98,24 +108,60 @@ final class VirtualThreadSplit {
     /** The last queue document indexed (its Chronicle index); readers of a growing queue stop there. */
     private long lastIndex = Long.MIN_VALUE;
 
+    /**
+     * A marker, in queue order, with its carrier's document: the pieces are cut from these at
+     * {@link #finish}, once every thread with batches of its own is known.
+     */
+    private record Mark(ThreadDocs docs, int doc, EventKind kind, long thread, long tick) {
+    }
+
+    private final List<Mark> marks = new ArrayList<>();
+
     /** Adds the next batch document of its thread, in queue order; {@code batch} is positioned before its events. */
     void add(long address, EventBatchReader batch) throws FormatException {
         ThreadDocs docs = threads.computeIfAbsent(batch.threadId(), ThreadDocs::new);
         docs.addDocument(address);
+        int doc = docs.documents - 1;
         if (!batch.hasCommunicationIndex()) {
             return;
         }
-        int doc = docs.documents - 1;
         while (batch.nextCommunication()) {
-            if (batch.kind == EventKind.VT_MOUNT) {
-                docs.open = docs.addPiece(newPiece(batch.a, docs, batch.tick, doc));
-            } else if (batch.kind == EventKind.VT_UNMOUNT) {
-                if (docs.open < 0 || pieceThread[docs.pieces[docs.open]] != batch.a) {
-                    docs.addPiece(newPiece(batch.a, docs, batch.tick, doc));
+            if (batch.kind == EventKind.VT_MOUNT || batch.kind == EventKind.VT_UNMOUNT) {
+                marks.add(new Mark(docs, doc, batch.kind, batch.a, batch.tick));
+            }
+        }
+    }
+
+    /**
+     * Whether a marker naming {@code thread} marks a virtual thread: not when that thread has batches
+     * of its own. Thread ids are one across platform and virtual threads, so such a marker is damage (a
+     * flipped payload) and is read as the carrier's own event, by the index and every walk alike.
+     */
+    private boolean marksVirtual(long thread) {
+        return !threads.containsKey(thread);
+    }
+
+    /** Cuts the pieces from the markers, in queue order. */
+    private void cut() {
+        for (Mark m : marks) {
+            ThreadDocs docs = m.docs;
+            docs.startDocumentsUpTo(m.doc);
+            if (!marksVirtual(m.thread)) {
+                continue;
+            }
+            if (m.kind == EventKind.VT_MOUNT) {
+                docs.open = docs.addPiece(newPiece(m.thread, docs, m.tick, m.doc));
+            } else {
+                if (docs.open < 0 || pieceThread[docs.pieces[docs.open]] != m.thread) {
+                    docs.addPiece(newPiece(m.thread, docs, m.tick, m.doc));
                 }
                 docs.open = -1;
             }
         }
+        for (ThreadDocs docs : threads.values()) {
+            docs.startDocumentsUpTo(docs.documents - 1);
+        }
+        marks.clear();
     }
 
     /** Marks the last queue document indexed. */
@@ -143,8 +189,9 @@ final class VirtualThreadSplit {
         return pieces++;
     }
 
-    /** Once every document is added: orders each virtual thread's pieces by their mounts' ticks. */
+    /** Once every document is added: cuts the pieces, and orders each virtual thread's by their mounts' ticks. */
     void finish() {
+        cut();
         Map<Long, List<Integer>> lists = new HashMap<>();
         for (int p = 0; p < pieces; p++) {
             lists.computeIfAbsent(pieceThread[p], t -> new ArrayList<>()).add(p);
@@ -212,19 +259,20 @@ final class VirtualThreadSplit {
 
         /** The piece the event (just read from {@code batch}) belongs to, or -1 for the carrier's own. */
         int owner(EventBatchReader batch) {
+            boolean marker = batch.kind == EventKind.VT_MOUNT || batch.kind == EventKind.VT_UNMOUNT;
+            if (!marker || !marksVirtual(batch.a)) {
+                return open;
+            }
             if (batch.kind == EventKind.VT_MOUNT) {
                 open = next < carrier.pieceCount ? carrier.pieces[next++] : -1;
                 return open;
             }
-            if (batch.kind == EventKind.VT_UNMOUNT) {
-                int piece = open;
-                if (open < 0 || pieceThread[open] != batch.a) {
-                    piece = next < carrier.pieceCount ? carrier.pieces[next++] : -1;
-                }
-                open = -1;
-                return piece;
+            int piece = open;
+            if (open < 0 || pieceThread[open] != batch.a) {
+                piece = next < carrier.pieceCount ? carrier.pieces[next++] : -1;
             }
-            return open;
+            open = -1;
+            return piece;
         }
 
         /** The piece open after the events walked so far, or -1. */

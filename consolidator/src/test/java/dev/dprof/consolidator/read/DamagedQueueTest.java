@@ -96,6 +96,7 @@ class DamagedQueueTest {
             recorded.add(new long[] {tick, i == 0 ? EventCodes.THREAD_START : EventCodes.header(EventCodes.ENTER, 3)});
         }
         try (TestQueue q = new TestQueue(queue)) {
+            q.region(3, "step", "plain");
             q.thread(1, "main");
             for (int b = 0; b < 5; b++) {
                 q.batch(1, recorded.subList(100 * b, 100 * (b + 1)));

@@ -50,6 +50,7 @@ class RingRecoveryTest {
             Path dir = tmp.resolve("run-" + run);
             List<long[]> events = events(recorded, random);
             try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
                 w.thread(20, "worker");
                 for (int from = 0; from < written; ) {
                     int n = Math.min(written - from, 1 + random.nextInt(5));
@@ -72,6 +73,7 @@ class RingRecoveryTest {
     void aThreadOnlyInItsRingIsNamedFromTheFileAndAgentRingsAreSkipped(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("p");
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
             w.thread(20, "worker");
         }
         List<long[]> events = events(3, new Random(1));
@@ -98,6 +100,7 @@ class RingRecoveryTest {
         Path dir = tmp.resolve("p");
         List<long[]> events = events(4, new Random(2));
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
             w.thread(20, "worker");
             w.batch(20, events.subList(0, 2));
             w.end();
@@ -118,6 +121,7 @@ class RingRecoveryTest {
         Path dir = tmp.resolve("p");
         List<long[]> events = events(6, new Random(3));
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
             w.thread(20, "worker");
             w.batch(20, events.subList(0, 2));
         }
@@ -141,6 +145,7 @@ class RingRecoveryTest {
         Path dir = tmp.resolve("p");
         List<long[]> events = events(6, new Random(4));
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
             w.thread(20, "worker");
             w.batch(20, events.subList(0, 2));
             w.loss(20, 5);
@@ -168,6 +173,7 @@ class RingRecoveryTest {
     void anEndedProcessCountsWhatItsEndRecordSays(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("p");
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
             w.thread(20, "worker");
             w.loss(20, 5);
             w.end(17, "per-thread buffers full: 12; failed probes: 5");
@@ -185,6 +191,7 @@ class RingRecoveryTest {
         Path dir = tmp.resolve("p");
         List<long[]> events = events(3, new Random(5));
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
             w.thread(20, "worker");
         }
         ringFile(dir, 1, 20, "worker", events, 0, 0, 2);
@@ -212,6 +219,7 @@ class RingRecoveryTest {
         Path dir = tmp.resolve("p");
         List<long[]> events = events(3, new Random(7));
         try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
             w.thread(20, "worker");
             w.batch(20, events);
         }
@@ -221,6 +229,38 @@ class RingRecoveryTest {
             assertEquals(List.of(dir.resolve(RingFile.DIRECTORY) + ": not a directory; the events its ring files held"
                     + " are lost, uncounted"), q.problems());
             assertEquals("at least 0 lost", q.loss().phrase());
+        }
+    }
+
+    /**
+     * Slots a probe cannot have written, though their kind is known and their tick in order: a
+     * kind its region's kind never records, a region id outside the table, a process event, a
+     * virtual thread's mount and a second THREAD_START in a JVM without virtual threads. Each is
+     * left out, counted as lost, and the problem line names the file and the reasons.
+     */
+    @Test
+    void slotsNoProbeCanHaveWrittenAreLeftOutAndCounted(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        try (TestQueue w = new TestQueue(dir)) {
+            w.region(REGION, "step", "plain");
+            w.thread(20, "worker");
+        }
+        int enter = EventCodes.header(EventCodes.ENTER, REGION);
+        List<long[]> events = List.of(new long[] {10, EventCodes.THREAD_START}, new long[] {11, enter},
+                new long[] {12, EventCodes.header(EventCodes.SEND, REGION), 5}, new long[] {13, EventCodes.header(EventCodes.ENTER, 9)},
+                new long[] {14, EventCodes.PROCESS_END}, new long[] {15, EventCodes.VT_MOUNT, 7},
+                new long[] {16, EventCodes.THREAD_START}, new long[] {17, EventCodes.header(EventCodes.EXIT, REGION)});
+        ringFile(dir, 1, 20, "worker", events, 0, 0);
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            assertEquals(Map.of(20L, List.of(10L, 11L, 17L)), read(q));
+            ProcessLoss.Counted loss = q.loss();
+            assertEquals(5, loss.events(), loss::toString);
+            assertTrue(loss.exact());
+            assertEquals("corrupt ring slots: 5", loss.reason());
+            Path file = dir.resolve(RingFile.DIRECTORY).resolve("1" + RingFile.SUFFIX);
+            assertEquals(List.of(file + ": 5 of its 8 pending slots are corrupt (1 a region id its process's table does"
+                    + " not hold, 1 a kind its region's kind never records, 3 a kind no probe records at that place of a"
+                    + " ring) and left out, counted as lost"), q.problems());
         }
     }
 
@@ -249,7 +289,13 @@ class RingRecoveryTest {
     /** The same, with the ring's own count of events it dropped. */
     static void ringFile(Path dir, int seq, long tid, String name, List<long[]> events, int tail, int flags, long lost)
             throws IOException {
-        ByteBuffer f = ByteBuffer.allocate(RingFile.HEADER_BYTES + RING_EVENTS * EventBatchEncoder.SLOT_BYTES)
+        ringFile(dir, seq, tid, name, events, tail, flags, lost, RING_EVENTS);
+    }
+
+    /** The same, in a ring of {@code size} slots (a power of two). */
+    static void ringFile(Path dir, int seq, long tid, String name, List<long[]> events, int tail, int flags, long lost,
+                         int size) throws IOException {
+        ByteBuffer f = ByteBuffer.allocate(RingFile.HEADER_BYTES + size * EventBatchEncoder.SLOT_BYTES)
                 .order(ByteOrder.LITTLE_ENDIAN);
         f.putLong(RingFile.HEAD_AT, events.size());
         f.putLong(RingFile.TAIL_AT, tail);
@@ -257,16 +303,16 @@ class RingRecoveryTest {
         f.putLong(RingFile.MAGIC_AT, RingFile.MAGIC);
         f.putInt(RingFile.VERSION_AT, RingFile.VERSION);
         f.putInt(RingFile.SLOT_BYTES_AT, EventBatchEncoder.SLOT_BYTES);
-        f.putLong(RingFile.EVENTS_AT, RING_EVENTS);
+        f.putLong(RingFile.EVENTS_AT, size);
         f.putLong(RingFile.THREAD_ID_AT, tid);
         f.putInt(RingFile.FLAGS_AT, flags);
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         f.putInt(RingFile.NAME_LENGTH_AT, n.length);
         f.put(RingFile.NAME_AT, n);
         ByteBuffer s = TestQueue.slots(events);
-        // The slots of the ring's last RING_EVENTS events, each at its index modulo the size.
-        for (int i = Math.max(0, events.size() - RING_EVENTS); i < events.size(); i++) {
-            f.put(RingFile.HEADER_BYTES + (i % RING_EVENTS) * EventBatchEncoder.SLOT_BYTES,
+        // The slots of the ring's last size events, each at its index modulo the size.
+        for (int i = Math.max(0, events.size() - size); i < events.size(); i++) {
+            f.put(RingFile.HEADER_BYTES + (i % size) * EventBatchEncoder.SLOT_BYTES,
                     s, i * EventBatchEncoder.SLOT_BYTES, EventBatchEncoder.SLOT_BYTES);
         }
         Path rings = Files.createDirectories(dir.resolve(RingFile.DIRECTORY));

@@ -27,6 +27,8 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 /** Writes a process queue the way the drainer does, for the reader's tests. */
 final class TestQueue implements AutoCloseable {
+    /** The clock domain of every test queue. */
+    static final String DOMAIN = "tsc@test";
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
     private final ByteSink record = new ByteSink(1 << 12);
@@ -52,7 +54,7 @@ final class TestQueue implements AutoCloseable {
         if (!header) {
             return;
         }
-        new ProcessHeader(RecordType.FORMAT_VERSION, "host", pid, 0, 0, "tsc@test", ClockSource.RDTSC, "test",
+        new ProcessHeader(RecordType.FORMAT_VERSION, "host", pid, 0, 0, DOMAIN, ClockSource.RDTSC, "test",
                 1e9, Optional.empty(), 1024, jvm, "test", "test.yaml", 5).encode(start());
         append();
     }
@@ -60,6 +62,11 @@ final class TestQueue implements AutoCloseable {
     void region(RegionInfo region) {
         region.encode(start());
         append();
+    }
+
+    /** A YAML region of this id, name and kind, as the drainer writes it before any event that uses it. */
+    void region(int id, String name, String kind) {
+        region(new RegionInfo(id, name, kind, "yaml", "test.yaml:" + id, java.util.OptionalLong.empty()));
     }
 
     void weaving(WeavingSummary summary) {
@@ -72,7 +79,7 @@ final class TestQueue implements AutoCloseable {
         append();
     }
 
-    /** A batch of {@code tid}: each event {tick, header[, a]}. */
+    /** A batch of {@code tid}: each event {tick, header[, a[, b]]}. */
     void batch(long tid, List<long[]> events) {
         EventBatchEncoder.encode(start(), tid, slots(events), events.size(), null, false);
         append();
@@ -97,7 +104,7 @@ final class TestQueue implements AutoCloseable {
         append();
     }
 
-    /** Slots in the rings' layout: each event {tick, header[, a]}. */
+    /** Slots in the rings' layout: each event {tick, header[, a[, b]]}. */
     static ByteBuffer slots(List<long[]> events) {
         ByteBuffer b = ByteBuffer.allocate(events.size() * EventBatchEncoder.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < events.size(); i++) {
@@ -106,6 +113,9 @@ final class TestQueue implements AutoCloseable {
             b.putInt(i * EventBatchEncoder.SLOT_BYTES + 8, (int) e[1]);
             if (e.length > 2) {
                 b.putLong(i * EventBatchEncoder.SLOT_BYTES + 16, e[2]);
+            }
+            if (e.length > 3) {
+                b.putLong(i * EventBatchEncoder.SLOT_BYTES + 24, e[3]);
             }
         }
         return b;

@@ -127,6 +127,7 @@ class VirtualThreadSplitTest {
         List<long[]> carrier = List.of(e(1, EventCodes.THREAD_START), e(2, MOUNT, 7), e(3, ENTER()), e(4, EXIT()),
                 e(5, UNMOUNT, 7), e(6, MOUNT, 8), e(7, ENTER()), e(8, UNMOUNT, 8));
         try (TestQueue q = new TestQueue(dir, "25")) {
+            q.region(REGION, "step", "plain");
             q.thread(1, "carrier");
             q.batch(1, carrier.subList(0, 3));
             q.batch(2, List.of(e(9, EventCodes.THREAD_START), e(10, MOUNT, 7), e(11, EXIT()), e(12, UNMOUNT, 7)));
@@ -138,6 +139,31 @@ class VirtualThreadSplitTest {
             assertEquals(List.of(6L, 7L, 8L), read.get(8L));
             assertEquals(List.of(1L), read.get(1L));
             assertEquals(List.of(9L), read.get(2L));
+            for (long t : read.keySet()) {
+                assertEquals(read.get(t), TestQueue.cursorTicks(q, t), "thread " + t);
+            }
+        }
+    }
+
+    /**
+     * Damaged markers: a mount naming a thread with batches of its own (thread ids are one across
+     * platform and virtual threads, so it is no virtual thread) is the carrier's own event, and one
+     * naming a negative id is a thread of its own. Every reader sees the same events: the sequential
+     * reading and each thread's cursor, which never takes a negative id for "every thread".
+     */
+    @Test
+    void damagedMarkersReadTheSameInEveryReader(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("p");
+        try (TestQueue q = new TestQueue(dir, "25")) {
+            q.region(REGION, "step", "plain");
+            q.batch(1, List.of(e(1, EventCodes.THREAD_START), e(2, MOUNT, 2), e(3, ENTER()), e(4, UNMOUNT, 7),
+                    e(5, MOUNT, -5), e(6, EXIT()), e(7, UNMOUNT, -5), e(8, ENTER())));
+            q.batch(2, List.of(e(9, EventCodes.THREAD_START), e(10, MOUNT, 1), e(11, EXIT())));
+        }
+        try (ProcessQueue q = ProcessQueue.open(dir)) {
+            Map<Long, List<Long>> read = TestQueue.read(q, new LinkedHashMap<>());
+            assertEquals(Map.of(1L, List.of(1L, 2L, 3L, 8L), 7L, List.of(4L), -5L, List.of(5L, 6L, 7L),
+                    2L, List.of(9L, 10L, 11L)), read);
             for (long t : read.keySet()) {
                 assertEquals(read.get(t), TestQueue.cursorTicks(q, t), "thread " + t);
             }

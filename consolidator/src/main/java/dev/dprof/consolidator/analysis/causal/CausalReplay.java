@@ -753,6 +753,9 @@ final class CausalReplay {
             case SEND -> messages.send(e, t.head.copy());
             case BARRIER_ENTER -> collectives.enter(e, t.head.copy());
             case PROGRESS -> {
+                if (e.region < 0) {
+                    break; // a progress point without a region (its id was not in its process's table): nobody's
+                }
                 ProgressPoint p = progress.computeIfAbsent(e.region, r -> new ProgressPoint(threads.length));
                 p.visits += Math.max(1, e.a);
                 if (p.first[e.stream] == null) {
