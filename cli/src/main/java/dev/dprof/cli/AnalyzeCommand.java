@@ -1,5 +1,6 @@
 package dev.dprof.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dprof.consolidator.analysis.stats.Bound;
 import dev.dprof.consolidator.analysis.stats.Durations;
 import dev.dprof.consolidator.analysis.stats.ProfileStatistics;
@@ -10,10 +11,14 @@ import dev.dprof.consolidator.analysis.straggler.StragglerJson;
 import dev.dprof.consolidator.analysis.straggler.StragglerScore;
 import dev.dprof.consolidator.profile.Profile;
 import dev.dprof.consolidator.profile.ProfileException;
+import dev.dprof.consolidator.statsmode.ProfileStatisticsMode;
+import dev.dprof.consolidator.statsmode.StatisticsModeJson;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -110,12 +115,25 @@ public final class AnalyzeCommand {
         @Override
         public Integer call() throws Exception {
             ProfileStatistics.Result r = parent.run(ProfileStatistics::compute);
+            List<String> problems = new ArrayList<>();
+            Optional<ProfileStatisticsMode.Figures> mode = parent.run(p -> ProfileStatisticsMode.read(p.dir(), p.info(),
+                    problems));
             if (json) {
-                System.out.println(Json.text(StatisticsJson.of(r)));
+                ObjectNode node = StatisticsJson.of(r);
+                mode.ifPresent(m -> node.set("statisticsMode", StatisticsModeJson.of(m.run(), m.scale())));
+                System.out.println(Json.text(node));
             } else {
                 print(r, System.out);
+                mode.ifPresent(m -> {
+                    System.out.println();
+                    StatsCommand.printStatisticsMode(m.run(), m.scale(), System.out, ProfileStatistics.UNIT
+                            + ", sound bounds on the reference clock; the intervals cover ["
+                            + NoBound.fixed(r.nanos(m.coveredFromLo()) / 1e6, 3) + ", "
+                            + NoBound.fixed(r.nanos(m.coveredToHi()) / 1e6, 3) + "] ms of it");
+                });
             }
             r.notes().forEach(n -> System.err.println("dprof: " + n));
+            problems.forEach(n -> System.err.println("dprof: " + n));
             return 0;
         }
 

@@ -11,6 +11,11 @@ import java.util.Optional;
  *                        used only to show nanoseconds, never inside a bound
  * @param probeCostTicks  measured cost of one probe (one event) in ticks, ×1024 for precision
  * @param clockNote       why the clock source was chosen, e.g. the reason for a fallback
+ * @param statisticsIntervalMs 0 for a trace (the default); in statistics mode the interval of its
+ *                        {@link IntervalStatistics} records (added within version 3 at the header's end: a
+ *                        header without it is a trace, a reader older than it ignores it)
+ * @param traced          whether the process wrote its events as batches: always in a trace, in statistics
+ *                        mode only when the tests asked for both
  */
 public record ProcessHeader(
         int formatVersion,
@@ -27,7 +32,23 @@ public record ProcessHeader(
         String jvm,
         String agentVersion,
         String config,
-        int drainIntervalMs) {
+        int drainIntervalMs,
+        int statisticsIntervalMs,
+        boolean traced) {
+
+    /** A trace's header. */
+    public ProcessHeader(int formatVersion, String host, long pid, long startEpochMillis, long startTick,
+                         String domainId, ClockSource clockSource, String clockNote, double nominalTickHz,
+                         Optional<SimulatedClock> simulatedClock, long probeCostTicksX1024, String jvm,
+                         String agentVersion, String config, int drainIntervalMs) {
+        this(formatVersion, host, pid, startEpochMillis, startTick, domainId, clockSource, clockNote, nominalTickHz,
+                simulatedClock, probeCostTicksX1024, jvm, agentVersion, config, drainIntervalMs, 0, true);
+    }
+
+    /** Whether the process aggregated its events into {@link IntervalStatistics} records. */
+    public boolean statisticsMode() {
+        return statisticsIntervalMs > 0;
+    }
 
     public void encode(ByteSink out) {
         out.writeByte(RecordType.HEADER);
@@ -46,6 +67,10 @@ public record ProcessHeader(
         out.writeString(agentVersion);
         out.writeString(config);
         out.writeVarLong(drainIntervalMs);
+        if (statisticsIntervalMs > 0) {
+            out.writeVarLong(statisticsIntervalMs);
+            out.writeBoolean(traced);
+        }
     }
 
     /** Decodes the body after the type byte. */
@@ -77,10 +102,22 @@ public record ProcessHeader(
         } catch (IllegalArgumentException e) {
             throw new FormatException("bad simulated clock '" + sim + "': " + e.getMessage());
         }
+        long cost = in.readVarLong("probe cost");
+        String jvm = in.readString("jvm");
+        String agent = in.readString("agent version");
+        String config = in.readString("config");
+        int drain = in.readVarInt("drain interval", 1_000_000);
+        int statistics = 0;
+        boolean traced = true;
+        if (in.hasRemaining()) {
+            statistics = in.readVarInt("statistics interval", Integer.MAX_VALUE);
+            if (statistics == 0) {
+                throw new FormatException("statistics interval 0 (a trace writes no interval)");
+            }
+            traced = in.readBoolean("traced");
+        }
         return new ProcessHeader(version, host, pid, startMillis, startTick, domain,
-                ClockSource.values()[source], note, hz, simulated, in.readVarLong("probe cost"),
-                in.readString("jvm"), in.readString("agent version"), in.readString("config"),
-                in.readVarInt("drain interval", 1_000_000));
+                ClockSource.values()[source], note, hz, simulated, cost, jvm, agent, config, drain, statistics, traced);
     }
 
     /** Ticks to nanoseconds at the nominal rate: for display, never for a bound. */

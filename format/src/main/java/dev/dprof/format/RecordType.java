@@ -47,6 +47,17 @@ public final class RecordType {
      * an unknown record and says so.
      */
     public static final int CLOCK_CHECK = 'K';
+    /**
+     * One region's figures over one interval of a run in statistics mode ({@link IntervalStatistics}):
+     * counts, tick sums and a histogram instead of the events; added within version 3: a queue without
+     * it reads as before, and a reader older than it skips it as an unknown record and says so.
+     */
+    public static final int STATISTICS = 'S';
+    /**
+     * A trace window of statistics mode ({@link TraceWindow}): when the events were written too; added
+     * within version 3 like {@link #STATISTICS}.
+     */
+    public static final int TRACE_WINDOW = 'V';
 
     private RecordType() {
     }

@@ -47,6 +47,12 @@ public final class TestSettings {
     public static final String ZK_POLL_IDLE_PROPERTY = "dprof.zk.pollIdle";
     /** {@code ZooKeeperIT}: a folder to keep the runs in, instead of a deleted temporary one. */
     public static final String ZK_DIR_PROPERTY = "dprof.zk.dir";
+    /**
+     * The agent argument that makes a run in statistics mode write its events too, so that a test
+     * compares the statistics with the trace of the same run ({@code StatisticsModeIT}); the agent
+     * reads it from its argument string, never from a property.
+     */
+    public static final String ALSO_TRACE_AGENT_ARGUMENT = "alsoTrace=true";
 
     private TestSettings() {
     }

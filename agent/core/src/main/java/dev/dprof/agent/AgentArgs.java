@@ -13,9 +13,11 @@ import java.util.Optional;
  * {@code timing=true} prints how long each phase of the start took ({@code StartPhases}; docs/CONFIG.md,
  * "Start-up"). {@code drainer=process} drains the rings in a process of its own instead of a thread of
  * the application's JVM (docs/DESIGN.md, "The drainer in its own process"); {@code thread} is the default.
+ * {@code alsoTrace=true}, for the tests only (declared in {@code TestSettings}), makes a run in
+ * statistics mode write its events as well, so that a test compares the two.
  */
 record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Optional<Boolean> handoffs,
-                 boolean timing, boolean processDrainer) {
+                 boolean timing, boolean processDrainer, boolean alsoTrace) {
 
     static AgentArgs parse(String args) {
         Optional<Path> config = Optional.empty();
@@ -24,8 +26,9 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
         Optional<Boolean> handoffs = Optional.empty();
         boolean timing = false;
         boolean process = false;
+        boolean alsoTrace = false;
         if (args == null || args.isBlank()) {
-            return new AgentArgs(config, out, warmup, handoffs, timing, process);
+            return new AgentArgs(config, out, warmup, handoffs, timing, process, alsoTrace);
         }
         for (String part : args.split(",")) {
             String p = part.trim();
@@ -40,6 +43,7 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
                 case "out" -> out = Optional.of(Path.of(value));
                 case "warmup" -> warmup = bool(key, value);
                 case "timing" -> timing = bool(key, value);
+                case "alsoTrace" -> alsoTrace = bool(key, value);
                 case "handoffs" -> {
                     if (!value.equals("auto") && !value.equals("off")) {
                         throw new IllegalArgumentException("agent argument handoffs: expected auto or off, found '"
@@ -59,7 +63,7 @@ record AgentArgs(Optional<Path> config, Optional<Path> out, boolean warmup, Opti
                         + " drainer=thread|process)");
             }
         }
-        return new AgentArgs(config, out, warmup, handoffs, timing, process);
+        return new AgentArgs(config, out, warmup, handoffs, timing, process, alsoTrace);
     }
 
     private static boolean bool(String key, String value) {

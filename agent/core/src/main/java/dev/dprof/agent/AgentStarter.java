@@ -13,6 +13,7 @@ import dev.dprof.agent.config.CalibrationSpec;
 import dev.dprof.agent.config.ClockChoice;
 import dev.dprof.agent.config.ConfigException;
 import dev.dprof.agent.config.ConfigLoader;
+import dev.dprof.agent.config.RecordingMode;
 import dev.dprof.agent.instrument.RegionMatches;
 import dev.dprof.agent.instrument.RegionTable;
 import dev.dprof.agent.instrument.Weaver;
@@ -22,6 +23,7 @@ import dev.dprof.agent.sink.DrainerProcess;
 import dev.dprof.agent.sink.HostPump;
 import dev.dprof.agent.sink.QueueSink;
 import dev.dprof.agent.sink.RunDrain;
+import dev.dprof.agent.stats.StatisticsMode;
 import dev.dprof.calibrator.net.AgentCalibration;
 import dev.dprof.calibrator.net.HostPort;
 import dev.dprof.calibrator.net.SharedKey;
@@ -153,19 +155,32 @@ final class AgentStarter {
             warn("cannot make ring files (" + e + "); after a kill -9, events of the last "
                     + config.drainIntervalMs() + " ms are lost");
         }
+        int statisticsInterval = config.mode() == RecordingMode.STATISTICS ? config.statisticsIntervalMs() : 0;
         Drainer.HeaderFactory header = (hz, cost) -> new ProcessHeader(RecordType.FORMAT_VERSION, host, pid,
                 startMillis, startTick, clock.domainId(), source, clockLine, hz, simulated, cost,
-                Runtime.version().toString(), VERSION, configName, config.drainIntervalMs());
+                Runtime.version().toString(), VERSION, configName, config.drainIntervalMs(), statisticsInterval,
+                statisticsInterval == 0 || parsed.alsoTrace());
         // The calibration's final exchange comes after the last drain, so no drained tick is after it.
         CountDownLatch lastDrain = new CountDownLatch(1);
         Supplier<WeavingSummary> beforeEnd = () -> {
             lastDrain.countDown();
             return endOfRun(weaver, inst);
         };
-        RunDrain drainer = parsed.processDrainer()
-                ? processDrainer(dir, pid, table, clock, rdtscp, config, header) : null;
+        RunDrain drainer = null;
+        if (parsed.processDrainer() && statisticsInterval > 0) {
+            warn("drainer=process does not aggregate statistics yet; the rings are drained by a thread of this JVM");
+        } else if (parsed.processDrainer()) {
+            drainer = processDrainer(dir, pid, table, clock, rdtscp, config, header);
+        }
         if (drainer == null) {
-            drainer = threadDrainer(dir, table, clock, rdtscp, config, header, parsed.warmup());
+            // The drainer opens the queue (Chronicle's classes) on its thread while this one loads ByteBuddy's.
+            Drainer thread = threadDrainer(dir, table, clock, rdtscp, config, header, parsed.warmup());
+            if (statisticsInterval > 0) {
+                StatisticsMode mode = new StatisticsMode(statisticsInterval, parsed.alsoTrace());
+                config.traceWindows().ifPresent(w -> mode.traceWindows(w.everyMs(), w.lengthMs()));
+                thread.statisticsMode(mode);
+            }
+            drainer = thread;
         }
         drainer.beforeEnd(beforeEnd);
         drainer.start();

@@ -17,6 +17,7 @@ import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RegionKinds;
 import dev.dprof.consolidator.read.RunDirs;
 import dev.dprof.consolidator.read.WeavingReports;
+import dev.dprof.consolidator.statsmode.StatisticsCopy;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.RegionInfo;
@@ -273,6 +274,7 @@ public final class Consolidator {
                     written, merge.conflicts(), merge.unbounded(), problems, handoffs(causal.handoffs()),
                     weaving.toInfo(), inventory.leftOut().stream().map(ProfileInfo.LeftOut::of).toList());
             Profile.writeInfo(options.out(), info);
+            copyStatistics(inventory, calibration, conversion, losses, options.out());
             if (calibration != null) {
                 keepCalibration(calibrationDirs(options, inventory.processes().stream().map(RunInventory.Process::dir)
                         .toList()), options.out().resolve(Profile.CALIBRATION));
@@ -282,6 +284,37 @@ public final class Consolidator {
         } catch (CalibrationException | FormatException e) {
             throw new ConsolidationException(e.getMessage());
         }
+    }
+
+    /**
+     * The statistics-mode records of the run's processes into the profile's {@code statistics.bin}, each
+     * interval's ends converted as the process's events are (raw ticks without calibration).
+     */
+    private static void copyStatistics(RunInventory inventory, CalibrationSet calibration, TickBounds.Factory conversion,
+                                       List<ProcessLoss.Counted> losses, Path out)
+            throws CalibrationException, IOException {
+        StatisticsCopy copy = new StatisticsCopy();
+        for (RunInventory.Process p : inventory.processes()) {
+            if (!p.header().statisticsMode()) {
+                continue;
+            }
+            TickBounds bounds = calibration == null ? null : conversion.forDomain(calibration, p.header().domainId());
+            long[] tick = new long[1];
+            long[] lo = new long[1];
+            long[] hi = new long[1];
+            copy.add(p.index(), p.label(), p.queue(), (t, loHi) -> {
+                if (bounds == null) {
+                    loHi[0] = t;
+                    loHi[1] = t;
+                    return;
+                }
+                tick[0] = t;
+                bounds.convert(tick, 1, true, lo, hi);
+                loHi[0] = lo[0];
+                loHi[1] = hi[0];
+            }, p.end().isPresent(), losses.get(p.index()).events());
+        }
+        copy.write(out);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.dprof.format.ByteSource;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.IntervalStatistics;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
@@ -11,6 +12,7 @@ import dev.dprof.format.RegionInfo;
 import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.ThreadLoss;
+import dev.dprof.format.TraceWindow;
 import dev.dprof.format.WeavingSummary;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -399,6 +401,8 @@ public final class ProcessQueue implements AutoCloseable {
             case RecordType.CLOCK_CHECK -> visitor.clockCheck(ClockCheck.decode(in));
             case RecordType.LOSS -> visitor.loss(ThreadLoss.decode(in));
             case RecordType.CONNECTION -> visitor.connection(TcpConnection.decode(in));
+            case RecordType.STATISTICS -> visitor.statistics(IntervalStatistics.decode(in));
+            case RecordType.TRACE_WINDOW -> visitor.traceWindow(TraceWindow.decode(in));
             case RecordType.HEADER -> throw new FormatException("a second process header");
             default -> throw new FormatException("unknown record type " + type);
         }

@@ -3,11 +3,13 @@ package dev.dprof.consolidator.read;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
+import dev.dprof.format.IntervalStatistics;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.ThreadLoss;
+import dev.dprof.format.TraceWindow;
 import dev.dprof.format.WeavingSummary;
 
 /** Receives a process queue's records in the order they were written. */
@@ -38,6 +40,14 @@ public interface RecordVisitor {
 
     /** A TCP connection's endpoints (format version 3); it comes before any batch holding its events. */
     default void connection(TcpConnection connection) {
+    }
+
+    /** One region's figures over one interval of a process in statistics mode. */
+    default void statistics(IntervalStatistics statistics) {
+    }
+
+    /** A trace window of a process in statistics mode: its batches come from such windows only. */
+    default void traceWindow(TraceWindow window) {
     }
 
     /**
@@ -90,6 +100,16 @@ public interface RecordVisitor {
         @Override
         public void connection(TcpConnection connection) {
             next.connection(connection);
+        }
+
+        @Override
+        public void statistics(IntervalStatistics statistics) {
+            next.statistics(statistics);
+        }
+
+        @Override
+        public void traceWindow(TraceWindow window) {
+            next.traceWindow(window);
         }
     }
 }

@@ -137,7 +137,9 @@ final class RingRecovery {
             long tid = ring.threadId();
             ringLost.merge(tid, ring.lost(), Long::sum);
             long inQueue = tally.written.getOrDefault(tid, 0L);
-            if ((tally.named.contains(tid) || cut) && ring.tail() > inQueue) {
+            // In statistics mode the drainer hands back what it aggregated without writing it (or wrote only
+            // within trace windows): a tail beyond the queue's batches is no refusal there.
+            if (!header.statisticsMode() && (tally.named.contains(tid) || cut) && ring.tail() > inQueue) {
                 // Handed back by the drainer, not in the queue: refused by it (a full disk), or cut off with the file.
                 refused += ring.tail() - inQueue;
                 cutOff += cut ? ring.tail() - inQueue : 0;

@@ -8,6 +8,7 @@ import dev.dprof.consolidator.read.ReadException;
 import dev.dprof.consolidator.read.RecordVisitor;
 import dev.dprof.consolidator.read.RegionKinds;
 import dev.dprof.consolidator.read.WeavingReports;
+import dev.dprof.consolidator.statsmode.StatisticsModeRun;
 import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.ProcessEnd;
@@ -35,6 +36,7 @@ public final class RunStatistics {
     private final List<LeftOutProcess> leftOut = new ArrayList<>();
     private final RegionKinds kinds = new RegionKinds(problems);
     private final WeavingReports weaving = new WeavingReports();
+    private final StatisticsModeRun statisticsMode = new StatisticsModeRun(problems, kinds);
     private long lostEvents;
     private boolean lostExact = true;
     private long events;
@@ -73,7 +75,8 @@ public final class RunStatistics {
     private void add(ProcessQueue queue) {
         processes++;
         ProcessVisitor visitor = new ProcessVisitor(queue.header());
-        queue.read(visitor);
+        queue.read(queue.header().statisticsMode()
+                ? statisticsMode.visitor(queue.header(), queue.dir().toString(), visitor) : visitor);
         queue.problems().forEach(p -> problems.add(Damage.line(p)));
         ProcessLoss.Counted loss = queue.loss();
         lostEvents += loss.events();
@@ -136,6 +139,11 @@ public final class RunStatistics {
     /** The processes left out (their queues cannot be opened), each with what its files say it recorded. */
     public List<LeftOutProcess> leftOut() {
         return leftOut;
+    }
+
+    /** The processes recorded in statistics mode, their interval records summed per region. */
+    public StatisticsModeRun statisticsMode() {
+        return statisticsMode;
     }
 
     /** The YAML regions that matched no method, and the processes that cannot say. */

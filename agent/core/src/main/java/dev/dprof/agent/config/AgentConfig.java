@@ -24,6 +24,9 @@ import java.util.Set;
  * @param handoffs        the handoff kinds recorded ({@code handoffs:}; all of them by default, none for {@code off})
  * @param diskReserveMiB  the free space the queue and ring files never use, in MiB ({@code diskReserveMiB:}), or
  *                        {@link #DEFAULT_DISK_RESERVE} for 5% of the file system, at most 256 MiB
+ * @param mode            a trace (every event) or statistics ({@code mode:})
+ * @param statisticsIntervalMs statistics mode's interval in ms ({@code statisticsIntervalMs:})
+ * @param traceWindows    statistics mode's trace windows ({@code traceWindows:}), if any
  */
 public record AgentConfig(
         int version,
@@ -36,7 +39,10 @@ public record AgentConfig(
         Optional<CalibrationSpec> calibration,
         List<RegionSpec> regions,
         Set<HandoffRegions.Kind> handoffs,
-        int diskReserveMiB) {
+        int diskReserveMiB,
+        RecordingMode mode,
+        int statisticsIntervalMs,
+        Optional<TraceWindows> traceWindows) {
 
     public static final int VERSION = 1;
     public static final String DEFAULT_OUT = "dprof-runs";
@@ -51,6 +57,9 @@ public record AgentConfig(
     public static final int DEFAULT_DISK_RESERVE = -1;
     public static final int MIN_DISK_RESERVE_MIB = 8;
     public static final int MAX_DISK_RESERVE_MIB = 1 << 20;
+    public static final int DEFAULT_STATISTICS_INTERVAL_MS = 1_000;
+    public static final int MIN_STATISTICS_INTERVAL_MS = 10;
+    public static final int MAX_STATISTICS_INTERVAL_MS = 3_600_000;
 
     public AgentConfig {
         Objects.requireNonNull(out, "out");
@@ -59,6 +68,16 @@ public record AgentConfig(
         Objects.requireNonNull(calibration, "calibration");
         regions = List.copyOf(regions);
         handoffs = Set.copyOf(handoffs);
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(traceWindows, "traceWindows");
+    }
+
+    /** A trace's configuration. */
+    public AgentConfig(int version, Path out, ClockChoice clock, int drainIntervalMs, int ringEvents,
+                       boolean annotations, List<String> exclude, Optional<CalibrationSpec> calibration,
+                       List<RegionSpec> regions, Set<HandoffRegions.Kind> handoffs, int diskReserveMiB) {
+        this(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration, regions, handoffs,
+                diskReserveMiB, RecordingMode.TRACE, DEFAULT_STATISTICS_INTERVAL_MS, Optional.empty());
     }
 
     /** A configuration with the default disk reserve. */
@@ -94,12 +113,12 @@ public record AgentConfig(
     /** This configuration recording the handoff kinds {@code kinds} (for the agent argument {@code handoffs=}). */
     public AgentConfig withHandoffs(Set<HandoffRegions.Kind> kinds) {
         return new AgentConfig(version, out, clock, drainIntervalMs, ringEvents, annotations, exclude, calibration,
-                regions, kinds, diskReserveMiB);
+                regions, kinds, diskReserveMiB, mode, statisticsIntervalMs, traceWindows);
     }
 
     /** This configuration with another output directory (for the agent argument {@code out=}). */
     public AgentConfig withOut(Path newOut) {
         return new AgentConfig(version, newOut, clock, drainIntervalMs, ringEvents, annotations, exclude,
-                calibration, regions, handoffs, diskReserveMiB);
+                calibration, regions, handoffs, diskReserveMiB, mode, statisticsIntervalMs, traceWindows);
     }
 }

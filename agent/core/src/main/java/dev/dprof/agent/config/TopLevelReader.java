@@ -18,13 +18,15 @@ import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * The top level of the file: the run's settings (format version, output directory, clock, drain interval, ring
- * size, annotations, excluded classes, disk reserve), each checked here, and the sections {@code calibration},
+ * size, annotations, excluded classes, disk reserve, mode and statistics interval), each checked here,
+ * the trace windows by their reader, and the sections {@code calibration},
  * {@code handoffs} and {@code regions}, each read by its own reader.
  */
 final class TopLevelReader {
 
     static final List<String> TOP_KEYS = List.of("version", "out", "clock", "drainIntervalMs", "ringEvents",
-            "annotations", "exclude", "calibration", "handoffs", "regions", "diskReserveMiB");
+            "annotations", "exclude", "calibration", "handoffs", "regions", "diskReserveMiB", "mode",
+            "statisticsIntervalMs", "traceWindows");
 
     private final YamlNodes y;
 
@@ -81,8 +83,21 @@ final class TopLevelReader {
                 ? y.intInRange(f.value("diskReserveMiB"), "diskReserveMiB", AgentConfig.MIN_DISK_RESERVE_MIB,
                         AgentConfig.MAX_DISK_RESERVE_MIB)
                 : AgentConfig.DEFAULT_DISK_RESERVE;
+        RecordingMode mode = f.has("mode")
+                ? y.choice(f.value("mode"), "mode", "mode", RecordingMode.values(), RecordingMode::yamlName)
+                : RecordingMode.TRACE;
+        int statisticsInterval = f.has("statisticsIntervalMs")
+                ? y.intInRange(f.value("statisticsIntervalMs"), "statisticsIntervalMs",
+                        AgentConfig.MIN_STATISTICS_INTERVAL_MS, AgentConfig.MAX_STATISTICS_INTERVAL_MS)
+                : AgentConfig.DEFAULT_STATISTICS_INTERVAL_MS;
+        Optional<TraceWindows> windows = f.has("traceWindows")
+                ? new TraceWindowsReader(y).read(f.value("traceWindows")) : Optional.empty();
+        if (windows.isPresent() && mode != RecordingMode.STATISTICS) {
+            throw y.error(f.value("traceWindows"), "traceWindows", "trace windows need mode: statistics (a trace"
+                    + " records every event already)");
+        }
         return new AgentConfig(version, out, clock, drain, ring, annotations, exclude, calibration, regions,
-                handoffs, reserve);
+                handoffs, reserve, mode, statisticsInterval, windows);
     }
 
     private int ringEvents(Node v) throws ConfigException {

@@ -7,7 +7,11 @@ import dev.dprof.agent.bootstrap.Rings;
 import dev.dprof.agent.bootstrap.TcpProbes;
 import dev.dprof.agent.bootstrap.VirtualThreads;
 import dev.dprof.agent.instrument.RegionTable;
+import dev.dprof.agent.stats.RecordOut;
+import dev.dprof.agent.stats.StatisticsAggregator;
+import dev.dprof.agent.stats.StatisticsMode;
 import dev.dprof.clock.DomainClock;
+import dev.dprof.format.ByteSink;
 import dev.dprof.format.ClockCheck;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
@@ -23,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
 
@@ -59,6 +64,10 @@ import java.util.function.Supplier;
  * and nothing of it is kept here: its events are in its carriers' batches. A ring's loss count
  * reaches the queue as it grows ({@link dev.dprof.format.ThreadLoss}), not only in the end record, so a
  * killed process's loss is counted from its queue and its ring files.
+ *
+ * <p>In statistics mode ({@link #statisticsMode}) every batch goes to a {@link StatisticsAggregator}, and to
+ * the queue only within trace windows (or always, when the tests ask for both); {@link StatisticsMode} says
+ * when, and how long the drainer may wait until its next record is due.
  */
 public final class Drainer implements RingVisitor, Runnable, RunDrain {
     private static final int SCRATCH_EVENTS = 8192;
@@ -123,6 +132,24 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
     private final String networkScope = NetworkScope.current();
     /** Describes a TCP connection; a field, so that describing allocates no lambda per batch. */
     private final Consumer<TcpProbes.Connection> describeConnection = c -> out.connection(c, networkScope);
+    /** Statistics mode, null for a trace; set before {@link #start}. */
+    private StatisticsMode statisticsMode;
+    /** The stored clock, for statistics mode's records; a field, so that asking allocates no lambda per pass. */
+    private final LongSupplier storedTick;
+    /** Statistics mode's aggregator (the warm-up's own while it runs); null for a trace. */
+    private StatisticsAggregator statistics;
+    /** The aggregator's records go to the writer of the moment (the warm-up's scratch queue, then the process's). */
+    private final RecordOut records = new RecordOut() {
+        @Override
+        public ByteSink start() {
+            return out.start();
+        }
+
+        @Override
+        public void append() {
+            out.append(0);
+        }
+    };
 
     /**
      * @param opener opens the process's queue, on the drainer's thread
@@ -133,6 +160,7 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
         this.opener = opener;
         this.regions = regions;
         this.clock = clock;
+        this.storedTick = clock::now;
         this.withCpu = withCpu;
         this.ringEvents = ringEvents;
         this.header = header;
@@ -163,6 +191,11 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
     @Override
     public void beforeEnd(Supplier<WeavingSummary> summary) {
         this.weaving = summary;
+    }
+
+    /** Statistics mode instead of a trace (docs/CONFIG.md, "Statistics mode"); set before {@link #start}. */
+    public void statisticsMode(StatisticsMode mode) {
+        this.statisticsMode = mode;
     }
 
     /** Starts the drainer thread and the shutdown hook that ends it with a final drain. */
@@ -234,14 +267,27 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
             warmUp();
             warm.countDown();
             writeClockCheck();
+            if (statisticsMode != null) {
+                statistics = statisticsMode.start(probeCostX1024, clock.simulated().orElse(null), System.nanoTime());
+            }
             while (running) {
                 sawFullScratch = false;
+                long wait = DURABLE_PASS_NANOS;
+                if (statisticsMode != null) {
+                    statisticsMode.beforePass(System.nanoTime(), storedTick);
+                }
                 drainOnce(false);
-                if (!sawFullScratch && !Rings.awaitFill(DURABLE_PASS_NANOS)) {
-                    LockSupport.parkNanos(intervalNanos);
+                if (statisticsMode != null) {
+                    wait = Math.min(wait, statisticsMode.afterPass(records, System.nanoTime(), storedTick, Rings.totalLost()));
+                }
+                if (!sawFullScratch && !Rings.awaitFill(wait)) {
+                    LockSupport.parkNanos(Math.min(intervalNanos, Math.max(1, wait)));
                 }
             }
             drainOnce(true);
+            if (statisticsMode != null) {
+                statisticsMode.finish(records, clock.now(), Rings.totalLost());
+            }
             writeProbeCostMarker();
             writeWeaving();
             writeEnd();
@@ -309,6 +355,9 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
                 ownThreadId = -1;
                 warming = true;
                 ProbeWarmup probes = new ProbeWarmup(Math.max(1, Math.min(8, ringEvents / (4 * ProbeWarmup.EVENTS_PER_ROUND))));
+                // Statistics mode's path is warmed as well, into an aggregator thrown away afterwards.
+                statistics = statisticsMode == null ? null
+                        : StatisticsMode.aggregator(probeCostX1024, clock.simulated().orElse(null));
                 long deadline = System.nanoTime() + WARM_BUDGET_NANOS;
                 for (int pass = 0; pass < WARM_PASSES && running && System.nanoTime() - deadline < 0; pass++) {
                     probes.rounds(1 + pass % probes.maxRounds());
@@ -320,6 +369,9 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
                         // thread of their own, whose first event creates its ring.
                         out.batch(-2 - pass, scratch, 1);
                         warmupThreads[warmupThreadCount++] = probes.roundOnNewThread(pass / NEW_THREAD_EVERY);
+                        if (statistics != null) {
+                            statistics.flush(records, clock.now(), 0);
+                        }
                     }
                 }
             }
@@ -331,6 +383,7 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
             out = real;
             ownThreadId = self;
             warming = false;
+            statistics = null;
             deleteFlat(dir);
         }
     }
@@ -393,7 +446,14 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
             writeNewRegions();
             VirtualThreads.drainStarted(nameVirtualThread);
             TcpProbes.drainOpened(describeConnection);
-            out.batch(threadId, slots, count);
+            if (statistics != null) {
+                statistics.accept(threadId, slots, count, threadEnded);
+            }
+            if (statistics == null || statisticsMode.traced()) {
+                out.batch(threadId, slots, count);
+            }
+        } else if (threadEnded && statistics != null) {
+            statistics.threadEnded(threadId);
         }
         if (lostSoFar > 0 && (threadId != lastLossThread || lostSoFar != lastLoss)) {
             // After the batch: a reader of a killed process adds what the ring file says beyond it.

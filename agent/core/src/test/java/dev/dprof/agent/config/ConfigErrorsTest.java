@@ -230,10 +230,30 @@ class ConfigErrorsTest {
         }
 
         @Test
+        void traceWindowsNeedStatisticsModeAndTwoDurations() {
+            fails("traceWindows: {every: 10m, length: 10s}\n",
+                    "dprof.yaml:1: traceWindows: trace windows need mode: statistics (a trace records every event already)");
+            fails("mode: statistics\ntraceWindows: {every: 10 minutes, length: 10s}\n",
+                    "dprof.yaml:2: traceWindows.every: expected a duration such as 500ms, 10s, 10m or 1h, found '10 minutes'");
+            fails("mode: statistics\ntraceWindows: {every: 10s, length: 10s}\n",
+                    "dprof.yaml:2: traceWindows.length: a trace window must be shorter than its period (10000 ms every 10000 ms)");
+            fails("mode: statistics\ntraceWindows: {every: 10s}\n",
+                    "dprof.yaml:2: traceWindows: missing required key 'length' (e.g. {every: 10m, length: 10s})");
+        }
+
+        @Test
+        void unknownModeAndAnIntervalOutOfRange() {
+            fails("mode: stats\n", "dprof.yaml:1: mode: unknown mode 'stats' (expected one of trace, statistics)");
+            fails("mode: statistics\nstatisticsIntervalMs: 5\n",
+                    "dprof.yaml:2: statisticsIntervalMs: 5 is out of range (expected 10..3600000)");
+        }
+
+        @Test
         void unknownKey() {
             fails("clock: rdtsc\nregons: []\n",
                     "dprof.yaml:2: unknown key 'regons' (expected one of version, out, clock, drainIntervalMs,"
-                            + " ringEvents, annotations, exclude, calibration, handoffs, regions, diskReserveMiB)");
+                            + " ringEvents, annotations, exclude, calibration, handoffs, regions, diskReserveMiB, mode,"
+                            + " statisticsIntervalMs, traceWindows)");
         }
 
         @Test

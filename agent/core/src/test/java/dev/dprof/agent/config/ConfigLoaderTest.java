@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,6 +137,24 @@ class ConfigLoaderTest {
         assertEquals(List.of(), d.exclude());
         assertEquals(Optional.empty(), d.calibration());
         assertEquals(List.of(), d.regions());
+    }
+
+    @Test
+    void statisticsModeWithItsIntervalAndATraceByDefault() throws Exception {
+        AgentConfig d = AgentConfig.defaults();
+        assertEquals(RecordingMode.TRACE, d.mode());
+        assertEquals(AgentConfig.DEFAULT_STATISTICS_INTERVAL_MS, d.statisticsIntervalMs());
+        AgentConfig c = parse("mode: statistics\nstatisticsIntervalMs: 250\n");
+        assertEquals(RecordingMode.STATISTICS, c.mode());
+        assertEquals(250, c.statisticsIntervalMs());
+        assertEquals(RecordingMode.STATISTICS, c.withOut(Path.of("x")).withHandoffs(Set.of()).mode(), "kept by the overrides");
+        assertEquals(RecordingMode.STATISTICS, parse("mode: statistics\n").mode());
+        assertEquals(AgentConfig.DEFAULT_STATISTICS_INTERVAL_MS, parse("mode: statistics\n").statisticsIntervalMs());
+        assertEquals(Optional.empty(), c.traceWindows());
+        assertEquals(Optional.of(new TraceWindows(600_000, 10_000)),
+                parse("mode: statistics\ntraceWindows: {every: 10m, length: 10s}\n").traceWindows());
+        assertEquals(Optional.of(new TraceWindows(3_600_000, 500)),
+                parse("mode: statistics\ntraceWindows: {every: 1h, length: 500ms}\n").withOut(Path.of("x")).traceWindows());
     }
 
     @Test
