@@ -70,7 +70,10 @@ import org.junit.jupiter.api.io.TempDir;
  * queues show as handoff sites with matched puts and takes in every server, and the commit's
  * notification of the {@code CommitProcessor} as a monitor handoff; the what-if of the fsync is
  * above zero over the servers' spans and over the client's. How close the prediction lands is a measurement, printed, never asserted.
- * A short run by default (CI); the figures of BENCHMARKS.md come from the same test with
+ * Beside the figures, the servers' threads as the scheduler saw them over each span
+ * ({@link ThreadSchedStats}: run time and run-queue wait per thread group), slow against fast:
+ * what a what-if holds fixed when the fsync's absence also changes how long woken threads wait for
+ * a CPU. A short run by default (CI); the figures of BENCHMARKS.md come from the same test with
  * {@code -Ddprof.zk.runs=N -Ddprof.zk.writes=W -Ddprof.zk.lanes=L -Ddprof.zk.dir=DIR}.
  */
 class ZooKeeperIT {
@@ -461,7 +464,7 @@ class ZooKeeperIT {
                     .put("loadBefore", LOAD_BEFORE.get(i)).put("threadsGone", d.threadsGone());
             ObjectNode groups = run.putObject("groups");
             d.groups().forEach((g, sums) -> sums(groups.putObject(g), sums));
-            sums(run.putObject("zooKeeperThreads"), zooKeepers(d));
+            sums(run.putObject("requestPath"), requestPath(d));
             sums(run.putObject("allThreads"), d.total());
         }
         root.putObject("error").put("lo", error[0]).put("hi", error[1]);
@@ -489,8 +492,8 @@ class ZooKeeperIT {
         return (i % 2 == 0 ? "slow-" : "fast-") + i / 2;
     }
 
-    private static ThreadSchedStats.Sums zooKeepers(ThreadSchedStats.Delta d) {
-        return d.groups().entrySet().stream().filter(e -> ThreadSchedStats.zooKeepers(e.getKey())).map(Map.Entry::getValue)
+    private static ThreadSchedStats.Sums requestPath(ThreadSchedStats.Delta d) {
+        return d.groups().entrySet().stream().filter(e -> ThreadSchedStats.requestPath(e.getKey())).map(Map.Entry::getValue)
                 .reduce(ThreadSchedStats.Sums.NONE, ThreadSchedStats.Sums::plus);
     }
 
@@ -518,7 +521,7 @@ class ZooKeeperIT {
             ThreadSchedStats.Sums rest = ThreadSchedStats.Sums.NONE;
             for (Map.Entry<String, ThreadSchedStats.Sums> e : d.groups().entrySet()) {
                 // a millisecond either way: the threads that took part in the span
-                if (ThreadSchedStats.zooKeepers(e.getKey()) || e.getValue().runNs() + e.getValue().waitNs() >= 1_000_000) {
+                if (ThreadSchedStats.requestPath(e.getKey()) || e.getValue().runNs() + e.getValue().waitNs() >= 1_000_000) {
                     schedLine(s, e.getKey(), e.getValue());
                     shown.add(e.getKey());
                 } else {
@@ -526,14 +529,17 @@ class ZooKeeperIT {
                 }
             }
             schedLine(s, "other threads", rest);
-            schedLine(s, "ZooKeeper's threads", zooKeepers(d));
+            schedLine(s, "ZooKeeper's request path", requestPath(d));
             schedLine(s, "all threads", d.total());
         }
-        s.append("slow against fast, medians over the runs: wait per timeslice µs slow / fast (ratio); timeslices slow / fast\n");
+        s.append("slow against fast, medians over the runs, ZooKeeper's request path: wait per timeslice µs slow / fast"
+                + " (ratio); timeslices slow / fast\n");
         for (String g : shown) {
-            compareLine(s, g, d -> d.groups().getOrDefault(g, ThreadSchedStats.Sums.NONE));
+            if (ThreadSchedStats.requestPath(g)) {
+                compareLine(s, g, d -> d.groups().getOrDefault(g, ThreadSchedStats.Sums.NONE));
+            }
         }
-        compareLine(s, "ZooKeeper's threads", ZooKeeperIT::zooKeepers);
+        compareLine(s, "ZooKeeper's request path", ZooKeeperIT::requestPath);
         compareLine(s, "all threads", ThreadSchedStats.Delta::total);
         s.append(String.format(Locale.ROOT, "  the what-if's miss beside it: measured %.3f%% − predicted [%.3f%%, %.3f%%] ="
                 + " [%.2f, %.2f] points%n", 100 * measured, 100 * median[0], 100 * median[1], 100 * (measured - median[1]),

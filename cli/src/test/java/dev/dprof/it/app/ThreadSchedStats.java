@@ -65,8 +65,9 @@ public final class ThreadSchedStats {
     }
 
     /**
-     * ZooKeeper's threads by the first 15 bytes of their names, to the stage each runs; every other
-     * thread is grouped by its name without a trailing number.
+     * The threads on ZooKeeper 3.9's request path by the first 15 bytes of their names, to the
+     * stage each runs; every other thread (the election's, the JVM's, the agent's) is grouped by its
+     * name without a trailing number.
      */
     private static final Map<String, String> ZOOKEEPER = zooKeeperGroups();
 
@@ -83,10 +84,10 @@ public final class ThreadSchedStats {
         m.put("NIOServerCxnFa", "NIO selector/acceptor");
         m.put("NIOWorkerThrea", "NIO worker");
         m.put("LearnerHandler", "LearnerHandler (leader's side)");
-        m.put("LearnerSender", "LearnerSender");
+        m.put("LearnerSender", "LearnerSender (follower's side)");
+        m.put("Sender-/", "LearnerHandler's Sender (leader's side)");
         m.put("QuorumPeer[", "QuorumPeer (follower's or leader's main loop)");
-        m.put("SendWorker", "election SendWorker");
-        m.put("RecvWorker", "election RecvWorker");
+        m.put("RequestThrottle", "RequestThrottler");
         return m;
     }
 
@@ -101,8 +102,8 @@ public final class ThreadSchedStats {
         return g.isEmpty() ? comm : g;
     }
 
-    /** Whether a group is one of ZooKeeper's own threads (not the JVM's or the agent's). */
-    public static boolean zooKeepers(String group) {
+    /** Whether a group is one of ZooKeeper's request path (not the election's, the JVM's or the agent's). */
+    public static boolean requestPath(String group) {
         return ZOOKEEPER.containsValue(group);
     }
 
