@@ -94,13 +94,18 @@ final class ZooKeeperEnsemble implements AutoCloseable {
         return "127.0.0.1:" + clientPorts[i];
     }
 
-    /** Runs the load client against server {@code server} and returns what it printed. */
+    /**
+     * Runs the load client against server {@code server} and returns what it printed, with the
+     * scheduler statistics of every server thread at the span's start and end
+     * ({@link dev.dprof.it.app.ThreadSchedStats}).
+     */
     Output load(Path dir, Path yaml, Path out, String sim, int server, int writes, int lanes, int warmup)
             throws IOException, InterruptedException {
         ForkedJvm jvm = ForkedJvm.app(ZooKeeperLoad.class, dir).agent(yaml, out)
                 .property(DprofSettings.SIM_CLOCK_PROPERTY, sim)
                 .property("org.slf4j.simpleLogger.defaultLogLevel", "warn")
-                .args(connect(server), writes, lanes, warmup);
+                .args(connect(server), writes, lanes, warmup,
+                        servers.stream().map(s -> Long.toString(s.pid())).collect(Collectors.joining(",")));
         JVM_OPTIONS.forEach(jvm::option);
         classpath().forEach(jvm::withClasspath);
         Running client = jvm.start();

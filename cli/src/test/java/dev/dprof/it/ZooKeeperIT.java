@@ -25,6 +25,7 @@ import dev.dprof.format.profile.ProfileEventsReader;
 import dev.dprof.it.ForkedJvm.Event;
 import dev.dprof.it.ForkedJvm.Output;
 import dev.dprof.it.ForkedJvm.Recording;
+import dev.dprof.it.app.ThreadSchedStats;
 import dev.dprof.testsupport.TestSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +38,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,7 +70,10 @@ import org.junit.jupiter.api.io.TempDir;
  * queues show as handoff sites with matched puts and takes in every server, and the commit's
  * notification of the {@code CommitProcessor} as a monitor handoff; the what-if of the fsync is
  * above zero over the servers' spans and over the client's. How close the prediction lands is a measurement, printed, never asserted.
- * A short run by default (CI); the figures of BENCHMARKS.md come from the same test with
+ * Beside the figures, the servers' threads as the scheduler saw them over each span
+ * ({@link ThreadSchedStats}: run time and run-queue wait per thread group), slow against fast:
+ * what a what-if holds fixed when the fsync's absence also changes how long woken threads wait for
+ * a CPU. A short run by default (CI); the figures of BENCHMARKS.md come from the same test with
  * {@code -Ddprof.zk.runs=N -Ddprof.zk.writes=W -Ddprof.zk.lanes=L -Ddprof.zk.dir=DIR}.
  */
 class ZooKeeperIT {
@@ -112,6 +118,11 @@ class ZooKeeperIT {
     /** How the machine's idle CPUs behaved during the runs ({@link ZooKeeperHost#describe()}). */
     private static final List<String> HOST = new ArrayList<>();
     private static final List<Output> LOADS = new ArrayList<>();
+    /**
+     * What the servers' threads did in the scheduler during each run's span, in run order: whether
+     * a slow run's woken threads wait longer for a CPU than a fast run's, which no what-if sees.
+     */
+    private static final List<ThreadSchedStats.Delta> SCHED = new ArrayList<>();
     private static final List<Path> SLOW_RUNS = new ArrayList<>();
     private static final List<Path> SLOW_PROFILES = new ArrayList<>();
     private static final List<JsonNode> WHAT_IFS = new ArrayList<>();
@@ -168,6 +179,8 @@ class ZooKeeperIT {
                 Output finished = load;
                 LOADS.add(finished);
                 assertEquals(0, finished.exitCode(), () -> "the load failed\n" + finished);
+                SCHED.add(ThreadSchedStats.delta(ThreadSchedStats.parse("start", finished.stdout()),
+                        ThreadSchedStats.parse("end", finished.stdout())));
                 (slow ? SLOW_SEC : FAST_SEC).add(span(finished));
                 if (slow) {
                     SLOW_RUNS.add(out);
@@ -298,6 +311,24 @@ class ZooKeeperIT {
     }
 
     /**
+     * The load client read every server's threads at the span's start and end: each server's
+     * {@code SyncThread} (the transaction log's) is among them, and no sum went backwards.
+     */
+    @Test
+    void theServersThreadsWereRead() {
+        assertEquals(2 * RUNS, SCHED.size());
+        for (int i = 0; i < SCHED.size(); i++) {
+            ThreadSchedStats.Delta d = SCHED.get(i);
+            String run = runName(i);
+            ThreadSchedStats.Sums sync = d.groups().get(ThreadSchedStats.group("SyncThread:1"));
+            assertTrue(sync != null && sync.threads() == ZooKeeperEnsemble.SERVERS, () -> run + ": " + d.groups().keySet());
+            d.groups().forEach((g, x) -> assertTrue(x.runNs() >= 0 && x.waitNs() >= 0 && x.slices() >= 0, () -> run + ": "
+                    + g + " " + x));
+            assertTrue(sync.slices() > 0, () -> run + ": the SyncThreads never ran in the span: " + sync);
+        }
+    }
+
+    /**
      * Removing the fsync gains time on the servers (over the span that ends with each server's last
      * transaction log commit, each of which holds an fsync) and over the client's span: each
      * server's {@code CommitProcessor} waits in {@code Object.wait} for the commit's
@@ -396,12 +427,14 @@ class ZooKeeperIT {
         }
         s.append(String.format(Locale.ROOT, "actual: slow %.3f s, fast %.3f s (medians; spans %s and %s): speedup %.3f%%%n",
                 slow, fast, SLOW_SEC, FAST_SEC, 100 * measured));
-        s.append(String.format(Locale.ROOT, "measured gain's 95%% bootstrap interval over the runs' spans: [%.3f%%, %.3f%%];"
-                + " the prediction %s it%n", 100 * interval[0], 100 * interval[1],
-                median[1] < interval[0] || median[0] > interval[1] ? "lies outside" : "overlaps"));
+        String inInterval = relation(median, interval);
         s.append(String.format(Locale.ROOT, "prediction error [%.3f%%, %.3f%%]%n", 100 * error[0], 100 * error[1]));
         List<DemoStageSwitch.Verdict> verdicts = DemoStageSwitch.verdicts(median[0], median[1], measured);
         verdicts.forEach(v -> s.append("  ").append(v.line()).append('\n'));
+        s.append(String.format(Locale.ROOT, "  beside the verdict: the measured gain's 95%% bootstrap interval over the runs'"
+                + " spans is [%.3f%%, %.3f%%] (%d runs of each kind); the prediction [%.3f%%, %.3f%%] lies %s it%n",
+                100 * interval[0], 100 * interval[1], SLOW_SEC.size(), 100 * median[0], 100 * median[1], inInterval));
+        scheduler(s, measured, median);
         s.append("\n$ dprof analyze PROFILE critical-path --from " + WRITE + " --to " + DONE + " (median slow run)\n")
                 .append(String.join("\n", path.stdout())).append('\n').append(String.join("\n", path.stderr())).append('\n');
         s.append("\n$ dprof analyze PROFILE stats\n").append(String.join("\n", stats.stdout())).append('\n');
@@ -423,7 +456,17 @@ class ZooKeeperIT {
         ArrayNode fastSpans = root.putArray("fastSec");
         FAST_SEC.forEach(fastSpans::add);
         root.put("measured", measured);
-        root.putObject("measuredInterval").put("lo", interval[0]).put("hi", interval[1]);
+        root.putObject("measuredInterval").put("lo", interval[0]).put("hi", interval[1]).put("prediction", inInterval);
+        ArrayNode sched = root.putArray("scheduler");
+        for (int i = 0; i < SCHED.size(); i++) {
+            ThreadSchedStats.Delta d = SCHED.get(i);
+            ObjectNode run = sched.addObject().put("run", runName(i)).put("cpuIdle", IDLE.get(i))
+                    .put("loadBefore", LOAD_BEFORE.get(i)).put("threadsGone", d.threadsGone());
+            ObjectNode groups = run.putObject("groups");
+            d.groups().forEach((g, sums) -> sums(groups.putObject(g), sums));
+            sums(run.putObject("requestPath"), requestPath(d));
+            sums(run.putObject("allThreads"), d.total());
+        }
         root.putObject("error").put("lo", error[0]).put("hi", error[1]);
         root.putObject("accepted").put("containsOrNear", verdicts.get(0).pass()).put("tight", verdicts.get(1).pass());
         if (pathJson.exitCode() == 0) {
@@ -432,6 +475,99 @@ class ZooKeeperIT {
         root.set("whatIf", WHAT_IFS.get(medianRun));
         Files.writeString(dir.resolve("summary.txt"), s.toString());
         JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), root);
+    }
+
+    /** Whether the prediction's bound lies inside the measured gain's interval, overlaps it, or lies below or above it. */
+    static String relation(double[] prediction, double[] interval) {
+        if (prediction[1] < interval[0]) {
+            return "below";
+        }
+        if (prediction[0] > interval[1]) {
+            return "above";
+        }
+        return prediction[0] >= interval[0] && prediction[1] <= interval[1] ? "inside" : "across the edge of";
+    }
+
+    private static String runName(int i) {
+        return (i % 2 == 0 ? "slow-" : "fast-") + i / 2;
+    }
+
+    private static ThreadSchedStats.Sums requestPath(ThreadSchedStats.Delta d) {
+        return d.groups().entrySet().stream().filter(e -> ThreadSchedStats.requestPath(e.getKey())).map(Map.Entry::getValue)
+                .reduce(ThreadSchedStats.Sums.NONE, ThreadSchedStats.Sums::plus);
+    }
+
+    private static void sums(ObjectNode o, ThreadSchedStats.Sums sums) {
+        o.put("threads", sums.threads()).put("runNs", sums.runNs()).put("runQueueWaitNs", sums.waitNs())
+                .put("timeslices", sums.slices()).put("voluntarySwitches", sums.voluntary())
+                .put("involuntarySwitches", sums.involuntary()).put("waitPerTimesliceNs", sums.waitPerSliceNs());
+    }
+
+    /**
+     * Per run, each server thread group's time on a CPU and in a run queue over the span (summed
+     * over the three servers), and then slow against fast: the wait per timeslice (each wake-up
+     * starts one) and the what-if's miss. A slow run whose woken threads wait longer for a CPU
+     * than a fast run's is slower outside the fsync, which the what-if holds fixed.
+     */
+    private static void scheduler(StringBuilder s, double measured, double[] median) {
+        s.append("\nscheduler (/proc/PID/task/TID/schedstat of every server thread, span start → end, summed over the"
+                + " servers): run ms / run-queue wait ms / timeslices (voluntary switches) / wait per timeslice µs\n");
+        Set<String> shown = new TreeSet<>();
+        for (int i = 0; i < SCHED.size(); i++) {
+            ThreadSchedStats.Delta d = SCHED.get(i);
+            s.append(String.format(Locale.ROOT, "  %s (CPUs idle %.1f%%, load before %.2f%s):%n", runName(i), 100 * IDLE.get(i),
+                    LOAD_BEFORE.get(i), d.threadsGone() == 0 ? "" : ", " + d.threadsGone() + " threads ended in the span,"
+                            + " their time since the start left out"));
+            ThreadSchedStats.Sums rest = ThreadSchedStats.Sums.NONE;
+            for (Map.Entry<String, ThreadSchedStats.Sums> e : d.groups().entrySet()) {
+                // a millisecond either way: the threads that took part in the span
+                if (ThreadSchedStats.requestPath(e.getKey()) || e.getValue().runNs() + e.getValue().waitNs() >= 1_000_000) {
+                    schedLine(s, e.getKey(), e.getValue());
+                    shown.add(e.getKey());
+                } else {
+                    rest = rest.plus(e.getValue());
+                }
+            }
+            schedLine(s, "other threads", rest);
+            schedLine(s, "ZooKeeper's request path", requestPath(d));
+            schedLine(s, "all threads", d.total());
+        }
+        s.append("slow against fast, medians over the runs, ZooKeeper's request path: wait per timeslice µs slow / fast"
+                + " (ratio); timeslices slow / fast\n");
+        for (String g : shown) {
+            if (ThreadSchedStats.requestPath(g)) {
+                compareLine(s, g, d -> d.groups().getOrDefault(g, ThreadSchedStats.Sums.NONE));
+            }
+        }
+        compareLine(s, "ZooKeeper's request path", ZooKeeperIT::requestPath);
+        compareLine(s, "all threads", ThreadSchedStats.Delta::total);
+        s.append(String.format(Locale.ROOT, "  the what-if's miss beside it: measured %.3f%% − predicted [%.3f%%, %.3f%%] ="
+                + " [%.2f, %.2f] points%n", 100 * measured, 100 * median[0], 100 * median[1], 100 * (measured - median[1]),
+                100 * (measured - median[0])));
+    }
+
+    private static void schedLine(StringBuilder s, String group, ThreadSchedStats.Sums x) {
+        s.append(String.format(Locale.ROOT, "    %-46s %3d threads %9.1f / %9.1f / %7d (%7d) / %8.1f%n", group, x.threads(),
+                x.runNs() / 1e6, x.waitNs() / 1e6, x.slices(), x.voluntary(), x.waitPerSliceNs() / 1e3));
+    }
+
+    private static void compareLine(StringBuilder s, String group,
+            Function<ThreadSchedStats.Delta, ThreadSchedStats.Sums> of) {
+        List<Double> waitSlow = new ArrayList<>();
+        List<Double> waitFast = new ArrayList<>();
+        List<Double> slicesSlow = new ArrayList<>();
+        List<Double> slicesFast = new ArrayList<>();
+        for (int i = 0; i < SCHED.size(); i++) {
+            ThreadSchedStats.Sums x = of.apply(SCHED.get(i));
+            (i % 2 == 0 ? slicesSlow : slicesFast).add((double) x.slices());
+            if (x.slices() > 0) {
+                (i % 2 == 0 ? waitSlow : waitFast).add(x.waitPerSliceNs());
+            }
+        }
+        double slow = waitSlow.isEmpty() ? Double.NaN : DemoValidation.median(waitSlow);
+        double fast = waitFast.isEmpty() ? Double.NaN : DemoValidation.median(waitFast);
+        s.append(String.format(Locale.ROOT, "  %-48s %8.1f / %8.1f (%5.2f×); %8.0f / %8.0f%n", group, slow / 1e3, fast / 1e3,
+                slow / fast, DemoValidation.median(slicesSlow), DemoValidation.median(slicesFast)));
     }
 
     /**
