@@ -12,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.core.time.SystemTimeProvider;
+import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -42,8 +44,10 @@ import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
  * <p>Implementation notes: what Chronicle may touch beyond the write position in one append is
  * the document and, at most, a new index array (256 KiB at LARGE_DAILY's index count) and its
  * header; {@link #MARGIN_BYTES} covers that with room to spare. The one gap left is the creation
- * of a cycle file (its first append writes the header and the first index arrays' first pages):
- * it is preceded by a free-space check against the reserve, microseconds before.
+ * of a cycle file, the first or one the day's roll makes (its first append writes the header and
+ * the first index arrays' first pages): it is preceded by a free-space check against the reserve,
+ * microseconds before (the roll is seen before the append that makes it, from the queue's cycle
+ * for the present time).
  */
 public final class QueueSink implements AutoCloseable {
     /** How far past the write position pages are allocated, and how close it may come before more are. */
@@ -120,6 +124,11 @@ public final class QueueSink implements AutoCloseable {
     }
 
     private static QueueSink open(Path dir, long reserveBytes, boolean rings) throws IOException {
+        return open(dir, reserveBytes, rings, SystemTimeProvider.INSTANCE);
+    }
+
+    /** @param time the clock that decides the cycle files (a test moves it to the next day) */
+    static QueueSink open(Path dir, long reserveBytes, boolean rings, TimeProvider time) throws IOException {
         Files.createDirectories(dir);
         FileStore store = Files.getFileStore(dir);
         long reserve = reserveBytes >= 0 ? reserveBytes : DiskReserve.of(store);
@@ -133,6 +142,7 @@ public final class QueueSink implements AutoCloseable {
         SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir)
                 .rollCycle(LargeRollCycles.LARGE_DAILY)
                 .blockSize(DEFAULT_BLOCK_SIZE)
+                .timeProvider(time)
                 .build();
         return new QueueSink(dir, queue, store, reserve);
     }
@@ -181,8 +191,9 @@ public final class QueueSink implements AutoCloseable {
      */
     private boolean room(int size, long keep) {
         try {
-            if (file == null) {
-                // The cycle file does not exist yet: Chronicle creates it in this append.
+            if (file == null || queue.cycle() != cycle) {
+                // The cycle file does not exist yet (the first append, or the first after the day rolled
+                // over): Chronicle creates it in this append, and its first pages rest on this check.
                 if (store.getUsableSpace() < keep + AHEAD_BYTES) {
                     return refuse("disk full: less than " + (keep >> 20) + " MiB free on " + store + " for " + dir);
                 }
