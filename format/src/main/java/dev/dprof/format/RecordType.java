@@ -9,12 +9,17 @@ package dev.dprof.format;
  * a version 1 payload (participants) reads as an N-to-N shape, so both are read alike. Version 3
  * gave the TCP events' first payload the process's connection number, described by a
  * {@link #CONNECTION} record, instead of the two ports ({@link TcpRegions}); versions 1 and 2 are
- * still read, their TCP flows by ports.
+ * still read, their TCP flows by ports. Version 4 writes each communicating event of a batch once,
+ * in the batch's communication index, with a one-byte marker among the events
+ * ({@link EventBatchEncoder#FLAG_MARKED}); a batch says which layout it has, so batches of every
+ * version are read alike.
  */
 public final class RecordType {
-    public static final int FORMAT_VERSION = 3;
+    public static final int FORMAT_VERSION = 4;
     /** The first version whose TCP events name a {@link #CONNECTION} record rather than two ports. */
     public static final int TCP_CONNECTIONS_VERSION = 3;
+    /** The first version whose batches write each communicating event once, in the index ({@link EventBatchEncoder#FLAG_MARKED}). */
+    public static final int MARKED_BATCHES_VERSION = 4;
     /** The oldest version this build still reads. */
     public static final int OLDEST_READABLE_VERSION = 1;
 
