@@ -67,6 +67,7 @@ final class HandoffCpuCommand {
         OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);
         String loadBefore = Machine.loadAverage();
         Map<String, List<HandoffCpu.Fork>> forks = new LinkedHashMap<>();
+        Map<String, List<Double>> bytesPerEvent = new LinkedHashMap<>();
         boolean lossless = true;
         try {
             for (int r = 0; r < rounds; r++) {
@@ -79,7 +80,9 @@ final class HandoffCpuCommand {
                         System.out.printf(Locale.ROOT, "round %d %-6s %-4s app %.1f ns, drainer %.1f ns per handoff%n",
                                 r + 1, queue, variant, fork.appPerHandoff(), fork.drainerPerHandoff());
                         if (!variant.equals("none")) {
-                            lossless &= lossless(out);
+                            double bytes = lossless(out);
+                            lossless &= bytes >= 0;
+                            bytesPerEvent.computeIfAbsent(queue + " " + variant, k -> new ArrayList<>()).add(bytes);
                         }
                         ProbeCommand.deleteTree(out);
                     }
@@ -93,18 +96,19 @@ final class HandoffCpuCommand {
                 + " rounds of " + handoffs + " handoffs, load average " + loadBefore + " before, "
                 + Machine.loadAverage() + " after");
         System.out.println("CPU ns per handoff (offer + poll on one thread), median (min–max) over the rounds:");
-        System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s %-20s%n", "queue", "app, no agent",
-                "app, off", "app, auto", "drainer, off", "drainer, auto", "faults/1000, auto");
+        System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s %-20s %s%n", "queue", "app, no agent",
+                "app, off", "app, auto", "drainer, off", "drainer, auto", "faults/1000, auto", "bytes/event, auto");
         for (String queue : QUEUES) {
             HandoffCpu.Spread[] none = HandoffCpu.perHandoff(forks.get(queue + " none"));
             HandoffCpu.Spread[] off = HandoffCpu.perHandoff(forks.get(queue + " off"));
             HandoffCpu.Spread[] auto = HandoffCpu.perHandoff(forks.get(queue + " auto"));
-            System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s %-20s%n", queue, none[0], off[0],
-                    auto[0], off[1], auto[1], auto[2]);
+            System.out.printf(Locale.ROOT, "%-7s %-20s %-20s %-20s %-20s %-20s %-20s %s%n", queue, none[0], off[0],
+                    auto[0], off[1], auto[1], auto[2], range(bytesPerEvent.get(queue + " auto")));
         }
         System.out.println("a handoff is two events (HANDOFF_PUT, HANDOFF_TAKE): the drainer's CPU per event is half its"
                 + " figure per handoff; faults/1000: the drainer's minor page faults per 1000 handoffs (first touches"
-                + " of the queue file's pages)");
+                + " of the queue file's pages); bytes/event: the batches' bytes in the queue per event (min–max over"
+                + " the rounds)");
         if (!lossless) {
             System.out.println("!!! dprof bench handoff --cpu FAILED: a fork with the agent lost events");
             return 1;
@@ -140,21 +144,34 @@ final class HandoffCpuCommand {
         return HandoffCpu.parse(output);
     }
 
-    /** Whether the fork's queue proves that nothing was dropped. */
-    private static boolean lossless(Path out) throws Exception {
+    /**
+     * The batches' bytes per event in the fork's queues, or -1 unless they prove that nothing was
+     * dropped.
+     */
+    private static double lossless(Path out) throws Exception {
         boolean all = true;
         List<Path> queues = RunDirs.expand(List.of(out));
         if (queues.isEmpty()) {
             System.out.println("no process queue under " + out);
-            return false;
+            return -1;
         }
+        long bytes = 0;
+        long events = 0;
         for (Path q : queues) {
             QueueTally t = QueueTally.read(q, false);
             if (!t.lossless()) {
                 System.out.println("lost events: " + t);
                 all = false;
             }
+            bytes += t.batchBytes;
+            events += t.events;
         }
-        return all;
+        return all && events > 0 ? (double) bytes / events : -1;
+    }
+
+    private static String range(List<Double> values) {
+        double min = values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+        double max = values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        return String.format(Locale.ROOT, "%.2f–%.2f", min, max);
     }
 }

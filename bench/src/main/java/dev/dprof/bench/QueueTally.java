@@ -30,6 +30,8 @@ final class QueueTally implements RecordVisitor {
     final Path dir;
     long events;
     long batches;
+    /** The batches' bytes (after each one's type byte). */
+    long batchBytes;
     long regionEnters;
     long regionExits;
     /** With {@code exact}: events per kind code. */
@@ -71,6 +73,7 @@ final class QueueTally implements RecordVisitor {
     @Override
     public void batch(EventBatchReader b) throws FormatException {
         batches++;
+        batchBytes += b.length();
         if (!exact) {
             events += b.count();
             return;

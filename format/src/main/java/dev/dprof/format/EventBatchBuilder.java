@@ -3,9 +3,10 @@ package dev.dprof.format;
 import java.util.Arrays;
 
 /**
- * A batch made of events already decoded, byte for byte as {@link EventBatchEncoder} writes one:
- * the same columns, the communication index, the ticks as the source batch stored them (a
- * simulated clock is not applied again). For readers that hand some of a batch's events to
+ * A batch made of events already decoded, byte for byte as {@link EventBatchEncoder} writes one
+ * (the layout of format version 4, whatever the source batch's): the same columns, the
+ * communication index, the ticks as the source batch stored them (a simulated clock is not
+ * applied again). For readers that hand some of a batch's events to
  * another thread, such as a carrier's events that are a virtual thread's (docs/FORMAT.md, kinds
  * 17 and 18).
  *
@@ -62,6 +63,15 @@ public final class EventBatchBuilder {
 
     /** Appends the batch, as a whole record (its type byte first), to {@code out}. */
     public void encode(ByteSink out) {
+        encode(out, true);
+    }
+
+    /**
+     * Appends the batch as {@link #encode(ByteSink)} does, or, when not {@code marked}, in the layout
+     * format versions 1 to 3 wrote (each communicating event in full among the events too, the
+     * index's ticks absolute), for generators of older queues.
+     */
+    public void encode(ByteSink out, boolean marked) {
         int columns = (truth ? EventBatchEncoder.FLAG_TRUTH : 0) | (cpu ? EventBatchEncoder.FLAG_CPU : 0);
         out.writeByte(RecordType.BATCH);
         out.writeVarLong(threadId);
@@ -71,11 +81,13 @@ public final class EventBatchBuilder {
         int lengthAt = out.size();
         out.reserve(4);
         out.skip(4);
+        long prevIndexTick = 0;
         for (int i = 0; i < count; i++) {
             EventKind kind = EventKind.ofCode(EventCodes.kind(headers[i]));
             if (kind.communicates()) {
                 out.writeVarLong(headers[i] & 0xFFFF_FFFFL);
-                out.writeSignedVarLong(ticks[i]);
+                out.writeSignedVarLong(marked ? ticks[i] - prevIndexTick : ticks[i]);
+                prevIndexTick = ticks[i];
                 payloads(out, kind, i);
             }
         }
@@ -88,13 +100,19 @@ public final class EventBatchBuilder {
             for (int k = 0; k < 4; k++) {
                 b[lengthAt + k] = (byte) (length >>> (8 * k));
             }
-            b[flagsAt] |= EventBatchEncoder.FLAG_COMMUNICATION_INDEX;
+            b[flagsAt] |= EventBatchEncoder.FLAG_COMMUNICATION_INDEX | (marked ? EventBatchEncoder.FLAG_MARKED : 0);
         }
         long prevTick = 0;
         long prevTruth = 0;
         for (int i = 0; i < count; i++) {
-            out.writeVarLong(headers[i] & 0xFFFF_FFFFL);
-            out.writeSignedVarLong(ticks[i] - prevTick);
+            EventKind kind = EventKind.ofCode(EventCodes.kind(headers[i]));
+            boolean inIndex = marked && kind.communicates();
+            if (inIndex) {
+                out.writeByte(EventBatchEncoder.MARKER);
+            } else {
+                out.writeVarLong(headers[i] & 0xFFFF_FFFFL);
+                out.writeSignedVarLong(ticks[i] - prevTick);
+            }
             prevTick = ticks[i];
             if (truth) {
                 out.writeSignedVarLong(truths[i] - prevTruth);
@@ -103,7 +121,9 @@ public final class EventBatchBuilder {
             if (cpu) {
                 out.writeVarLong(cpus[i] & 0xFFFF_FFFFL);
             }
-            payloads(out, EventKind.ofCode(EventCodes.kind(headers[i])), i);
+            if (!inIndex) {
+                payloads(out, kind, i);
+            }
         }
     }
 

@@ -7,7 +7,9 @@ import java.util.Arrays;
 /**
  * Encodes one thread's drained events as a compact batch (DESIGN.md "Events"): a varint
  * header, the tick as a zig-zag varint delta from the previous event, the payload the kind
- * declares. A typical region event costs 3–4 bytes.
+ * declares. A typical region event costs 3–4 bytes. Each communicating event is written once, in
+ * the index at the batch's head (docs/FORMAT.md, "`B` batch", format version 4), and marked by one
+ * byte among the events.
  *
  * <p>Input slots are the agent's ring layout, {@link #SLOT_BYTES} each, little endian:
  * {@code [tick:8][header:4][cpu:4][a:8][b:8]}. With a simulated clock the stored tick is
@@ -28,6 +30,15 @@ public final class EventBatchEncoder {
      * payload), so the consolidator's first pass reads those without decoding the others.
      */
     public static final int FLAG_COMMUNICATION_INDEX = 8;
+    /**
+     * Format version 4: each communicating event is in the index only, its tick a delta from the
+     * previous entry's, and among the events a {@link #MARKER} (then the truth and cpu columns) stands
+     * where it was. Without the bit (versions 1 to 3) the index, if any, repeats the events, its ticks
+     * absolute.
+     */
+    public static final int FLAG_MARKED = 16;
+    /** The header, in the events of a {@link #FLAG_MARKED} batch, of an event that is the index's next entry. */
+    public static final int MARKER = 0;
 
     private EventBatchEncoder() {
     }
@@ -42,7 +53,7 @@ public final class EventBatchEncoder {
         out.writeByte(columns);
         out.writeVarLong(count);
         boolean communicates = writeCommunicationIndex(out, slots, count, sim);
-        out.array()[flagsAt] |= communicates ? FLAG_COMMUNICATION_INDEX : FLAG_NO_COMMUNICATION;
+        out.array()[flagsAt] |= communicates ? FLAG_COMMUNICATION_INDEX | FLAG_MARKED : FLAG_NO_COMMUNICATION;
         if (columns == 0) {
             encodeEvents(out, slots, count);
         } else {
@@ -52,14 +63,15 @@ public final class EventBatchEncoder {
 
     /**
      * {@code [length:int32 LE][entries: header, tick, payloads]}, one entry per communicating slot,
-     * the tick absolute (zig-zag) and on the stored clock, the length counting the entries, so a
-     * reader of every event skips them. One pass over the slots; nothing is left when no slot
-     * communicates. Returns whether one did.
+     * the tick on the stored clock as a zig-zag delta from the previous entry's (the first from 0),
+     * the length counting the entries, so a reader of the events finds where they begin. One pass
+     * over the slots; nothing is left when no slot communicates. Returns whether one did.
      */
     private static boolean writeCommunicationIndex(ByteSink out, ByteBuffer slots, int count, SimulatedClock sim) {
         int lengthAt = out.size();
         out.reserve(4);
         out.skip(4);
+        long prevTick = 0;
         // As the events' loop: room for a chunk at a time, one capacity check per chunk instead of one
         // per value (the index was a third of the drainer's samples with every event a handoff).
         for (int i = 0; i < count; ) {
@@ -77,8 +89,9 @@ public final class EventBatchEncoder {
                 long real = slots.getLong(base);
                 long tick = sim != null ? sim.apply(real) : real;
                 pos = ByteSink.putVarLong(b, pos, header & 0xFFFF_FFFFL);
-                pos = ByteSink.putSignedVarLong(b, pos, tick);
-                pos = putPayloads(b, pos, slots, base, code);
+                pos = ByteSink.putSignedVarLong(b, pos, tick - prevTick);
+                prevTick = tick;
+                pos = putPayloads(b, pos, slots, base, PAYLOADS[code]);
             }
             out.skip(pos - start);
         }
@@ -104,8 +117,14 @@ public final class EventBatchEncoder {
             long real = slots.getLong(base);
             int header = slots.getInt(base + 8);
             long tick = sim != null ? sim.apply(real) : real;
-            out.writeVarLong(header & 0xFFFF_FFFFL);
-            out.writeSignedVarLong(tick - prevTick);
+            int code = EventCodes.kind(header) & 0xFF;
+            int payloads = LAYOUT[code];
+            if (payloads == IN_INDEX) {
+                out.writeByte(MARKER);
+            } else {
+                out.writeVarLong(header & 0xFFFF_FFFFL);
+                out.writeSignedVarLong(tick - prevTick);
+            }
             prevTick = tick;
             if (sim != null) {
                 out.writeSignedVarLong(real - prevTruth);
@@ -114,8 +133,6 @@ public final class EventBatchEncoder {
             if (withCpu) {
                 out.writeVarLong(slots.getInt(base + 12) & 0xFFFF_FFFFL);
             }
-            int code = EventCodes.kind(header) & 0xFF;
-            int payloads = PAYLOADS[code];
             if (payloads > 0) {
                 out.writeSignedVarLong(slots.getLong(base + 16));
             }
@@ -142,19 +159,23 @@ public final class EventBatchEncoder {
                 int base = i * SLOT_BYTES;
                 long tick = slots.getLong(base);
                 int header = slots.getInt(base + 8);
-                pos = ByteSink.putVarLong(b, pos, header & 0xFFFF_FFFFL);
+                int payloads = LAYOUT[EventCodes.kind(header) & 0xFF];
                 long delta = tick - prevTick;
-                pos = ByteSink.putSignedVarLong(b, pos, delta);
                 prevTick = tick;
-                pos = putPayloads(b, pos, slots, base, EventCodes.kind(header) & 0xFF);
+                if (payloads == IN_INDEX) {
+                    b[pos++] = MARKER;
+                    continue;
+                }
+                pos = ByteSink.putVarLong(b, pos, header & 0xFFFF_FFFFL);
+                pos = ByteSink.putSignedVarLong(b, pos, delta);
+                pos = putPayloads(b, pos, slots, base, payloads);
             }
             out.skip(pos - start);
         }
     }
 
-    /** The slot's payloads (as many as its kind has), zig-zag, within room {@link ByteSink#reserve} made. */
-    private static int putPayloads(byte[] b, int pos, ByteBuffer slots, int base, int code) {
-        int payloads = PAYLOADS[code];
+    /** The slot's first {@code payloads} payloads (its kind's count), zig-zag, within room {@link ByteSink#reserve} made. */
+    private static int putPayloads(byte[] b, int pos, ByteBuffer slots, int base, int payloads) {
         if (payloads > 0) {
             pos = ByteSink.putSignedVarLong(b, pos, slots.getLong(base + 16));
             if (payloads > 1) {
@@ -173,6 +194,13 @@ public final class EventBatchEncoder {
     private static final byte[] PAYLOADS = new byte[256];
     /** Per kind code: whether it communicates; true for codes this version does not know, to be safe. */
     private static final boolean[] COMMUNICATES = new boolean[256];
+    /** {@link #LAYOUT}'s value for a kind whose events are in the index only. */
+    private static final byte IN_INDEX = -1;
+    /**
+     * Per kind code, what the events' loops write: {@link #IN_INDEX} for a kind that communicates (a
+     * marker), else its payload values. One table load per event, as before the marker existed.
+     */
+    private static final byte[] LAYOUT = new byte[256];
 
     static {
         Arrays.fill(PAYLOADS, (byte) 2);
@@ -180,6 +208,9 @@ public final class EventBatchEncoder {
         for (EventKind k : EventKind.values()) {
             PAYLOADS[k.code] = (byte) k.payloadCount;
             COMMUNICATES[k.code] = k.communicates();
+        }
+        for (int code = 0; code < 256; code++) {
+            LAYOUT[code] = COMMUNICATES[code] ? IN_INDEX : PAYLOADS[code];
         }
     }
 }

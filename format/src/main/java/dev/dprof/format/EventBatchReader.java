@@ -11,6 +11,11 @@ import java.nio.ByteBuffer;
  * field, not through a {@link ByteBuffer}: each varint byte then costs one array load and one
  * comparison with the batch's end. A batch that ends inside an event is still a
  * {@link FormatException} naming what was being read.
+ *
+ * <p>Two cursors run over the communication index: {@link #nextCommunication} (the first pass,
+ * which reads nothing else) and, in a batch of format version 4 ({@link EventBatchEncoder#FLAG_MARKED}),
+ * the one {@link #next} follows at each marker, where that event's kind, region, tick and payloads
+ * are. Each keeps its own running tick, since version 4 stores an entry's tick as a delta.
  */
 public final class EventBatchReader {
     public static final long NO_TRUTH = Long.MIN_VALUE;
@@ -21,6 +26,7 @@ public final class EventBatchReader {
     private int position;
     private int limit;
     private int flags;
+    private int bodyLength;
     private int remaining;
     private long threadId;
     /** The last event's tick, kept apart from {@link #tick}, which an index entry overwrites. */
@@ -28,6 +34,13 @@ public final class EventBatchReader {
     /** The communication index: where its next entry starts, and where it ends. */
     private int indexPosition;
     private int indexEnd;
+    /** The index's entries' ticks are deltas and the events mark where each entry stands (version 4). */
+    private boolean marked;
+    /** The tick of the entry {@link #nextCommunication} read last (version 4's deltas start from it). */
+    private long indexTick;
+    /** The entry the events' next marker stands for, and the tick of the one before it. */
+    private int markPosition;
+    private long markTick;
 
     public EventKind kind;
     public int region;
@@ -58,13 +71,15 @@ public final class EventBatchReader {
         bytes = body;
         position = offset;
         limit = offset + length;
+        bodyLength = length;
         threadId = varLong("batch thread id");
         if (position >= limit) {
             throw new FormatException("truncated while reading batch flags");
         }
         flags = bytes[position++] & 0xFF;
         if ((flags & ~(EventBatchEncoder.FLAG_TRUTH | EventBatchEncoder.FLAG_CPU
-                | EventBatchEncoder.FLAG_NO_COMMUNICATION | EventBatchEncoder.FLAG_COMMUNICATION_INDEX)) != 0) {
+                | EventBatchEncoder.FLAG_NO_COMMUNICATION | EventBatchEncoder.FLAG_COMMUNICATION_INDEX
+                | EventBatchEncoder.FLAG_MARKED)) != 0) {
             throw new FormatException("unknown batch flags " + flags);
         }
         long count = varLong("batch event count");
@@ -75,6 +90,9 @@ public final class EventBatchReader {
         eventTick = 0;
         indexPosition = 0;
         indexEnd = 0;
+        marked = (flags & EventBatchEncoder.FLAG_MARKED) != 0;
+        indexTick = 0;
+        markTick = 0;
         if ((flags & EventBatchEncoder.FLAG_COMMUNICATION_INDEX) != 0) {
             if (limit - position < 4) {
                 throw new FormatException("truncated while reading the communication index's length");
@@ -90,6 +108,7 @@ public final class EventBatchReader {
             indexEnd = position + indexBytes;
             position = indexEnd;
         }
+        markPosition = indexPosition;
         tick = 0;
         truth = (flags & EventBatchEncoder.FLAG_TRUTH) != 0 ? 0 : NO_TRUTH;
         cpu = -1;
@@ -102,6 +121,11 @@ public final class EventBatchReader {
 
     public int count() {
         return remaining;
+    }
+
+    /** The batch's bytes after its type byte: what it takes in the queue, for measuring the encoding. */
+    public int length() {
+        return bodyLength;
     }
 
     public boolean hasTruth() {
@@ -122,6 +146,11 @@ public final class EventBatchReader {
         return (flags & EventBatchEncoder.FLAG_COMMUNICATION_INDEX) != 0;
     }
 
+    /** Whether the batch has the layout of format version 4: each communicating event in the index only. */
+    public boolean isMarked() {
+        return marked;
+    }
+
     /**
      * Moves to the next entry of the communication index: {@link #kind}, {@link #region},
      * {@link #tick} (on the stored clock) and the payloads describe it, {@link #truth} and
@@ -131,9 +160,20 @@ public final class EventBatchReader {
         if (indexPosition >= indexEnd) {
             return false;
         }
+        indexPosition = entry(indexPosition, indexTick);
+        indexTick = tick;
+        return true;
+    }
+
+    /**
+     * Reads the index entry at {@code at} into {@link #kind}, {@link #region}, {@link #tick} (absolute:
+     * a version 4 entry's delta added to {@code previousTick}) and the payloads; returns where the next
+     * entry starts. The events' position is left as it was.
+     */
+    private int entry(int at, long previousTick) throws FormatException {
         int events = position;
         int eventsLimit = limit;
-        position = indexPosition;
+        position = at;
         limit = indexEnd;
         try {
             long header = varLong("communication index header");
@@ -143,16 +183,16 @@ public final class EventBatchReader {
                 throw new FormatException("communication index entry of kind " + code);
             }
             region = (int) (header >>> EventCodes.REGION_SHIFT);
-            tick = signedVarLong("communication index tick");
+            long t = signedVarLong("communication index tick");
+            tick = marked ? previousTick + t : t;
             int payload = kind.payloadCount;
             a = payload > 0 ? signedVarLong("communication index payload") : 0;
             b = payload > 1 ? signedVarLong("communication index payload") : 0;
+            return position;
         } finally {
-            indexPosition = position;
             position = events;
             limit = eventsLimit;
         }
-        return true;
     }
 
     /** Moves to the next event; {@code false} at the end of the batch. */
@@ -162,14 +202,24 @@ public final class EventBatchReader {
         }
         remaining--;
         long header = varLong("event header");
-        int code = (int) (header & EventCodes.KIND_MASK);
-        kind = EventKind.ofCode(code);
-        if (kind == null) {
-            throw new FormatException("unknown event kind " + code);
+        boolean inIndex = header == EventBatchEncoder.MARKER && marked;
+        if (inIndex) {
+            if (markPosition >= indexEnd) {
+                throw new FormatException("an event marks an entry past the communication index's last");
+            }
+            markPosition = entry(markPosition, markTick);
+            markTick = tick;
+            eventTick = tick;
+        } else {
+            int code = (int) (header & EventCodes.KIND_MASK);
+            kind = EventKind.ofCode(code);
+            if (kind == null) {
+                throw new FormatException("unknown event kind " + code);
+            }
+            region = (int) (header >>> EventCodes.REGION_SHIFT);
+            eventTick += signedVarLong("event tick");
+            tick = eventTick;
         }
-        region = (int) (header >>> EventCodes.REGION_SHIFT);
-        eventTick += signedVarLong("event tick");
-        tick = eventTick;
         if ((flags & COLUMNS) != 0) {
             if ((flags & EventBatchEncoder.FLAG_TRUTH) != 0) {
                 truth += signedVarLong("event truth");
@@ -182,9 +232,15 @@ public final class EventBatchReader {
                 cpu = (int) c;
             }
         }
-        int payload = kind.payloadCount;
-        a = payload > 0 ? signedVarLong("event payload") : 0;
-        b = payload > 1 ? signedVarLong("event payload") : 0;
+        if (!inIndex) {
+            int payload = kind.payloadCount;
+            a = payload > 0 ? signedVarLong("event payload") : 0;
+            b = payload > 1 ? signedVarLong("event payload") : 0;
+        }
+        if (remaining == 0 && markPosition != indexEnd && marked) {
+            // An entry no event stands for would give the first pass a communication the events lack.
+            throw new FormatException("the communication index holds entries no event marks");
+        }
         return true;
     }
 

@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param probeCostTicks  measured cost of one probe (one event) in ticks, ×1024 for precision
  * @param clockNote       why the clock source was chosen, e.g. the reason for a fallback
  * @param statisticsIntervalMs 0 for a trace (the default); in statistics mode the interval of its
- *                        {@link IntervalStatistics} records (added within version 3 at the header's end: a
+ *                        {@link IntervalStatistics} records (added in version 4 at the header's end: a
  *                        header without it is a trace, a reader older than it ignores it)
  * @param traced          whether the process wrote its events as batches: always in a trace, in statistics
  *                        mode only when the tests asked for both

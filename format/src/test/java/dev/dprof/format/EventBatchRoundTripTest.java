@@ -188,6 +188,44 @@ class EventBatchRoundTripTest {
         }
     }
 
+    /**
+     * A communicating event is written once (format version 4): a batch of handoffs holds, after its
+     * index, one marker byte per event and nothing else.
+     */
+    @Test
+    void aCommunicatingEventIsWrittenOnceInTheIndex() throws FormatException {
+        int n = 4096;
+        long[] ticks = new long[n];
+        int[] headers = new int[n];
+        long[] a = new long[n];
+        long[] b = new long[n];
+        for (int i = 0; i < n; i++) {
+            ticks[i] = (1L << 50) + 40L * i;
+            headers[i] = EventCodes.header(i % 2 == 0 ? EventCodes.HANDOFF_PUT : EventCodes.HANDOFF_TAKE, 5);
+            a[i] = 16;
+            b[i] = i / 2 + 1;
+        }
+        ByteSink sink = new ByteSink(16);
+        EventBatchEncoder.encode(sink, 3, slots(ticks, headers, a, b), n, null, false);
+        byte[] bytes = sink.toByteArray();
+        // type, thread id 3, flags, count 4096 (two varint bytes), then the index's length
+        int lengthAt = 1 + 1 + 1 + 2;
+        int index = ByteBuffer.wrap(bytes, lengthAt, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int events = bytes.length - lengthAt - 4 - index;
+        assertEquals(n, events, "bytes among the events");
+        for (int i = bytes.length - n; i < bytes.length; i++) {
+            assertEquals(EventBatchEncoder.MARKER, bytes[i]);
+        }
+        EventBatchReader reader = new EventBatchReader().reset(bytes, 1, bytes.length - 1);
+        for (int i = 0; i < n; i++) {
+            assertTrue(reader.next());
+            assertEquals(EventCodes.kind(headers[i]), reader.kind.code);
+            assertEquals(ticks[i], reader.tick);
+            assertEquals(b[i], reader.b);
+        }
+        assertFalse(reader.next());
+    }
+
     @Test
     void aTypicalRegionEventCostsFewBytes() {
         int n = 10_000;

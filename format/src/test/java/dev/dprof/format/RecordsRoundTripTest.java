@@ -55,7 +55,7 @@ class RecordsRoundTripTest {
         header(RecordType.FORMAT_VERSION + 1).encode(sink);
         FormatException e = assertThrows(FormatException.class,
                 () -> ProcessHeader.decode(sourceOf(sink, RecordType.HEADER)));
-        assertEquals("unknown format version 4 (this build reads versions 1 to 3)", e.getMessage());
+        assertEquals("unknown format version 5 (this build reads versions 1 to 4)", e.getMessage());
     }
 
     @Test

@@ -6,9 +6,12 @@ import dev.dprof.clock.SimulatedClock;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.CollectiveFlavour;
 import dev.dprof.format.CollectiveShape;
+import dev.dprof.format.EventBatchBuilder;
 import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.EventKind;
+import dev.dprof.format.FormatException;
 import dev.dprof.format.HandoffRegions;
 import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
@@ -259,7 +262,10 @@ public final class SyntheticRun {
             return this;
         }
 
-        /** The format version written in every header. */
+        /**
+         * The format version written in every header; below {@link RecordType#MARKED_BATCHES_VERSION}
+         * the batches are in that version's layout too (each communicating event in full among the events).
+         */
         public Spec formatVersion(int version) {
             formatVersion = version;
             return this;
@@ -392,6 +398,9 @@ public final class SyntheticRun {
         final SingleChronicleQueue queue;
         final ExcerptAppender appender;
         final ByteSink record = new ByteSink(1 << 16);
+        /** For {@link #olderLayout}: a queue of a version before {@link RecordType#MARKED_BATCHES_VERSION}. */
+        private final EventBatchReader olderReader = new EventBatchReader();
+        private final EventBatchBuilder olderBuilder = new EventBatchBuilder();
         ByteBuffer slots = ByteBuffer.allocate(1024 * EventBatchEncoder.SLOT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         long nextDrain;
         boolean dead;
@@ -464,6 +473,22 @@ public final class SyntheticRun {
             }
         }
 
+        /** Rewrites the batch in {@code record} in the layout format versions 1 to 3 wrote (docs/FORMAT.md, "`B` batch"). */
+        private void olderLayout() {
+            byte[] encoded = record.toByteArray();
+            try {
+                olderReader.reset(encoded, 1, encoded.length - 1);
+                olderBuilder.start(olderReader.threadId(), olderReader);
+                while (olderReader.next()) {
+                    olderBuilder.add(olderReader);
+                }
+            } catch (FormatException e) {
+                throw new IllegalStateException("the batch just encoded does not read: " + e.getMessage(), e);
+            }
+            record.clear();
+            olderBuilder.encode(record, false);
+        }
+
         void drain(Pending p, long at, int maxBatch) {
             while (p.start < p.end && p.real[p.start] <= at) {
                 int n = 0;
@@ -490,6 +515,9 @@ public final class SyntheticRun {
                 }
                 record.clear();
                 EventBatchEncoder.encode(record, p.threadId, slots, n, spec.truthColumn ? clock : null, false);
+                if (spec.formatVersion < RecordType.MARKED_BATCHES_VERSION) {
+                    olderLayout();
+                }
                 if (!spec.communicationFlag) {
                     // after the type byte and the thread id's varint
                     int flags = 1 + (64 - Long.numberOfLeadingZeros(p.threadId | 1) + 6) / 7;

@@ -38,9 +38,9 @@ final class ThreadStream {
     /** Events of corrupt batches left out, and the first corruption's description (null if none). */
     long corruptEvents;
     String firstCorruption;
-    /** The communication ordinal at the current batch's start, and its index's entries (-1: no index). */
+    /** The communication ordinal at the current batch's start, and whether the batch has an index. */
     private int batchOrdinal;
-    private int indexed = -1;
+    private boolean indexed;
 
     /** Events decoded and converted at a time. */
     static final int CHUNK = 128;
@@ -94,7 +94,7 @@ final class ThreadStream {
                 }
                 undecoded = cursor.events().count();
                 batchOrdinal = communicationOrdinal;
-                indexed = cursor.events().hasCommunicationIndex() ? indexEntries(cursor.events()) : -1;
+                indexed = cursor.events().hasCommunicationIndex();
             }
             load(cursor.events());
         }
@@ -118,9 +118,11 @@ final class ThreadStream {
             if (firstCorruption == null) {
                 firstCorruption = c.getMessage();
             }
-            if (indexed >= 0) {
+            if (indexed) {
                 // The first pass took every entry of the batch's communication index: keep the ordinals in step.
-                communicationOrdinal = batchOrdinal + indexed;
+                // Counted only here (the first pass's cursor is apart from the events' and still at the
+                // index's start), so a batch that decodes has its index read once, by its markers.
+                communicationOrdinal = batchOrdinal + indexEntries(events);
             }
         }
         for (int k = 1; k < i; k++) {

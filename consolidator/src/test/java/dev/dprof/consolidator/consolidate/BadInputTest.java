@@ -88,11 +88,11 @@ class BadInputTest {
 
     @Test
     void anUnknownFormatVersionIsRefusedByName(@TempDir Path dir) throws Exception {
-        SyntheticRun.Result run = SyntheticRun.generate(small(24).formatVersion(4), dir);
+        SyntheticRun.Result run = SyntheticRun.generate(small(24).formatVersion(5), dir);
         ConsolidationException e = assertThrows(ConsolidationException.class,
                 () -> Consolidated.of(run, dir.resolve("profile"), "bounded:2.2"));
         assertTrue(e.getMessage().contains(run.processes().get(0).dir().toString()), e.getMessage());
-        assertTrue(e.getMessage().endsWith("process header: unknown format version 4 (this build reads versions 1 to 3)"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("process header: unknown format version 5 (this build reads versions 1 to 4)"), e.getMessage());
     }
 
     /** Queues written before collectives had shapes (format version 1) still consolidate. */
