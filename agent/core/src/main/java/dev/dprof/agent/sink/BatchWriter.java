@@ -5,6 +5,7 @@ import dev.dprof.agent.bootstrap.TcpProbes;
 import dev.dprof.clock.SimulatedClock;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.EventBatchEncoder;
+import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.TcpConnection;
 import dev.dprof.format.ThreadInfo;
 import dev.dprof.format.ThreadLoss;
@@ -114,6 +115,25 @@ final class BatchWriter {
     /** Appends the closing record even if the sink refuses others (see {@link QueueSink#forceAppend}). */
     void appendLast() {
         sink.forceAppend(record);
+    }
+
+    /**
+     * Appends the end record: what was written, and what was lost by reason (full rings, what the sink
+     * refused, failed probes), whichever drainer writes it.
+     */
+    void end(long endTick, long ringLost, long failedProbes) {
+        StringBuilder reason = new StringBuilder();
+        if (ringLost > 0) {
+            reason.append("per-thread buffers full: ").append(ringLost);
+        }
+        if (refused > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append(refusal()).append(": ").append(refused);
+        }
+        if (failedProbes > 0) {
+            reason.append(reason.length() > 0 ? "; " : "").append("failed probes: ").append(failedProbes);
+        }
+        new ProcessEnd(endTick, written, ringLost + refused + failedProbes, reason.toString()).encode(start());
+        appendLast();
     }
 
     /** Appends the record built since {@link #start}, which carries {@code events} events (0 for metadata). */

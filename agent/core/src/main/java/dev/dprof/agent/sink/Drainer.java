@@ -13,7 +13,6 @@ import dev.dprof.agent.stats.StatisticsMode;
 import dev.dprof.clock.DomainClock;
 import dev.dprof.format.ByteSink;
 import dev.dprof.format.ClockCheck;
-import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RegionInfo;
 import dev.dprof.format.WeavingSummary;
@@ -201,14 +200,8 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
     /** Starts the drainer thread and the shutdown hook that ends it with a final drain. */
     @Override
     public void start() {
-        Thread t = new Thread(this, "dprof-drainer");
-        t.setDaemon(true);
-        thread = t;
-        Thread hook = new Thread(this::stop, "dprof-shutdown");
-        // The agent's own before they run: the threads they start, and joins of them, are never the application's.
-        AgentThreads.own(java.util.List.of(t, hook));
-        t.start();
-        Runtime.getRuntime().addShutdownHook(hook);
+        thread = RunDrain.thread(this);
+        RunDrain.start(thread, this::stop);
     }
 
     /**
@@ -490,20 +483,6 @@ public final class Drainer implements RingVisitor, Runnable, RunDrain {
     }
 
     private void writeEnd() {
-        long ringLost = Rings.totalLost();
-        long failed = Probes.failures();
-        long refused = out.refused();
-        StringBuilder reason = new StringBuilder();
-        if (ringLost > 0) {
-            reason.append("per-thread buffers full: ").append(ringLost);
-        }
-        if (refused > 0) {
-            reason.append(reason.length() > 0 ? "; " : "").append(out.refusal()).append(": ").append(refused);
-        }
-        if (failed > 0) {
-            reason.append(reason.length() > 0 ? "; " : "").append("failed probes: ").append(failed);
-        }
-        new ProcessEnd(clock.now(), out.written(), ringLost + refused + failed, reason.toString()).encode(out.start());
-        out.appendLast();
+        out.end(clock.now(), Rings.totalLost(), Probes.failures());
     }
 }

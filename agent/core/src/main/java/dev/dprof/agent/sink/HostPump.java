@@ -126,13 +126,8 @@ public final class HostPump implements RingVisitor, Runnable, RunDrain {
     @Override
     public void start() {
         // The host's half of the drainer, named as the thread drainer: its probe cost marker is the same event.
-        Thread t = new Thread(this, "dprof-drainer");
-        t.setDaemon(true);
-        thread = t;
-        Thread hook = new Thread(this::stop, "dprof-shutdown");
-        AgentThreads.own(java.util.List.of(t, hook));
-        t.start();
-        Runtime.getRuntime().addShutdownHook(hook);
+        thread = RunDrain.thread(this);
+        RunDrain.start(thread, this::stop);
     }
 
     /**

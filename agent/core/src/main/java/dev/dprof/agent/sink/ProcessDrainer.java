@@ -7,7 +7,6 @@ import dev.dprof.format.EventBatchReader;
 import dev.dprof.format.EventCodes;
 import dev.dprof.format.FormatException;
 import dev.dprof.format.HostRecords;
-import dev.dprof.format.ProcessEnd;
 import dev.dprof.format.ProcessHeader;
 import dev.dprof.format.RecordType;
 import dev.dprof.format.RingFile;
@@ -308,22 +307,7 @@ public final class ProcessDrainer {
                 stampEnd(ring.threadId(), e.getValue());
             }
         }
-        long ringLost = hostEnd.ringLost();
-        long failed = hostEnd.failedProbes();
-        long refused = out.refused();
-        StringBuilder reason = new StringBuilder();
-        if (ringLost > 0) {
-            reason.append("per-thread buffers full: ").append(ringLost);
-        }
-        if (refused > 0) {
-            reason.append(reason.length() > 0 ? "; " : "").append(out.refusal()).append(": ").append(refused);
-        }
-        if (failed > 0) {
-            reason.append(reason.length() > 0 ? "; " : "").append("failed probes: ").append(failed);
-        }
-        new ProcessEnd(hostEnd.endTick(), out.written(), ringLost + refused + failed, reason.toString())
-                .encode(out.start());
-        out.appendLast();
+        out.end(hostEnd.endTick(), hostEnd.ringLost(), hostEnd.failedProbes());
         removeFiles();
     }
 

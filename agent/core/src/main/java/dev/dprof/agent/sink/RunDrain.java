@@ -1,5 +1,6 @@
 package dev.dprof.agent.sink;
 
+import dev.dprof.agent.bootstrap.AgentThreads;
 import dev.dprof.format.WeavingSummary;
 import java.util.function.Supplier;
 
@@ -20,4 +21,23 @@ public interface RunDrain {
 
     /** Waits for the warm-up before {@code main}, at most {@code timeoutMs}; true if it was over in time. */
     boolean awaitWarm(long timeoutMs) throws InterruptedException;
+
+    /**
+     * Starts {@code drainer} (made by the caller, which keeps it first, so that the hook always finds
+     * it) and {@code stop} as the shutdown hook that ends it; both are the agent's own before they run
+     * (the threads they start, and joins of them, are never the application's).
+     */
+    static void start(Thread drainer, Runnable stop) {
+        Thread hook = new Thread(stop, "dprof-shutdown");
+        AgentThreads.own(java.util.List.of(drainer, hook));
+        drainer.start();
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** The drainer's daemon thread, named {@code dprof-drainer} whichever drainer it is. */
+    static Thread thread(Runnable drain) {
+        Thread t = new Thread(drain, "dprof-drainer");
+        t.setDaemon(true);
+        return t;
+    }
 }
