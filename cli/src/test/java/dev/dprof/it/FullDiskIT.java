@@ -40,10 +40,12 @@ class FullDiskIT {
      */
     static final long FLOOD_UNTIL_FREE = 9L << 20;
     /**
-     * Calls after that: three events each, more than a per-thread buffer holds, so even if the
-     * drainer has fallen behind, the last drain alone writes more than the 1 MiB left.
+     * Calls after that: three events each, more than a per-thread buffer holds. Their bytes must run
+     * past the pages the queue's guard may have allocated ahead before the flood stopped
+     * ({@code QueueSink.AHEAD_BYTES}, 4 MiB) and the 1 MiB left above the reserve: 150 000 calls did
+     * not always (about 20 bytes a call in format 4), and the run then rightly never reached "disk full".
      */
-    static final long CALLS_AFTER = 150_000;
+    static final long CALLS_AFTER = 2_000_000;
     /**
      * Calls after another process filled the disk: their events (about 3 bytes each, two per call) must
      * run past the pages the queue's guard had already allocated ahead ({@code QueueSink.AHEAD_BYTES}, 4 MiB)
