@@ -133,9 +133,10 @@ final class ConsolidateCommand {
      * The class path for the forks: this JVM's jars (the bench jar holds the trace generator and the
      * consolidator), copied into {@code work}, so that builds running meanwhile (mvn install) cannot
      * replace them under running forks, and so that the class path holds only jars, as class-data
-     * sharing requires.
+     * sharing requires. Creates {@code work} if it does not exist ({@code --work DIR} names a new one).
      */
     static String snapshotClassPath(Path work) throws IOException {
+        Files.createDirectories(work);
         StringBuilder jars = new StringBuilder();
         int n = 0;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
